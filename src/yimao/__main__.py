@@ -1,0 +1,3 @@
+from yimao.cli import main
+
+main()

@@ -1,0 +1,459 @@
+"""A chart: a cast read against its pillars (六亲, 六神, 伏神, 变爻, and every line relation).
+
+The relations are RULES §0 of the project: per line against 月建 and 日辰, per moving line
+against its 变爻, per 伏神 against its 飞神, per hexagram. Whatever needs a pillar that was
+not given is None. The analysis rules (`yimao.analysis`) and the stars read charts; they never
+recompute these relations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from yimao.errors import UnknownNameError
+from yimao.ganzhi import (
+    JINSHEN,
+    TUISHEN,
+    Branch,
+    EarthSchool,
+    Element,
+    Stage,
+    Stem,
+    Vigour,
+    chong,
+    liuhe,
+    stage,
+    tomb,
+    vigour,
+)
+from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative, Trigram
+from yimao.pillars import FourPillars
+
+
+class Spirit(Enum):
+    """六神, placed from 初爻 upward by the day stem: 甲乙 青龙, 丙丁 朱雀, 戊 勾陈, 己 螣蛇, 庚辛 白虎, 壬癸 玄武."""
+
+    QINGLONG = "青龙"
+    ZHUQUE = "朱雀"
+    GOUCHEN = "勾陈"
+    TENGSHE = "螣蛇"
+    BAIHU = "白虎"
+    XUANWU = "玄武"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+SPIRITS = tuple(Spirit)
+_SPIRIT_START = {0: 0, 1: 0, 2: 1, 3: 1, 4: 2, 5: 3, 6: 4, 7: 4, 8: 5, 9: 5}  # stem index → first spirit
+
+
+def spirits_for(day_stem: Stem) -> tuple[Spirit, ...]:
+    start = _SPIRIT_START[day_stem.index]
+    return tuple(SPIRITS[(start + i) % 6] for i in range(6))
+
+
+class Source(Enum):
+    """Where a branch acting in the chart comes from."""
+
+    RI = "日"
+    YUE = "月"
+    DONGYAO = "动爻"
+    BIANYAO = "变爻"
+    FUSHEN = "伏神"
+    JINGYAO = "静爻"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """A branch present in the chart, with its source and line position (None for 日 and 月)."""
+
+    branch: Branch
+    source: Source
+    position: int | None = None
+
+
+# --- relations --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MonthRelation:
+    vigour: Vigour  # 旺相休囚死 of the line's element in the month
+    po: bool  # 月破: the month 冲 the line
+    he: bool  # 月合
+    effect: str | None  # "月生" | "月克" | "月扶" (same element) | None
+
+
+@dataclass(frozen=True, slots=True)
+class DayRelation:
+    stage: Stage  # 十二长生 stage of the line's element at the day branch
+    kong: bool | None  # 旬空 (None when the day's stem is unknown)
+    effect: str | None  # "日生" | "日克" | "日扶" | None
+    he: bool  # 日合
+    chong: bool  # 日冲
+    andong: bool  # 暗动: a static line 冲 by the day while 旺相 in the month
+    ripo: bool  # 日破: a static line 冲 by the day while 休囚 (or with no month given)
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRelation:
+    """A moving line against its own 变爻."""
+
+    huitou: str | None  # "回头生" | "回头克" | None
+    jin: bool  # 化进神
+    tui: bool  # 化退神
+    kong: bool | None  # 化空
+    po: bool | None  # 化破
+    mu: bool  # 化墓
+    jue: bool  # 化绝
+    he: bool  # 化合
+    chong: bool  # 化冲
+
+
+@dataclass(frozen=True, slots=True)
+class ChangedLine:
+    """A 变爻: its 干支 from the 之卦, its 六亲 counted against the ORIGINAL palace."""
+
+    position: int
+    yang: bool
+    stem: Stem
+    branch: Branch
+    relative: Relative
+
+    @property
+    def element(self) -> Element:
+        return self.branch.element
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """A 伏神 with its relations: to the 飞神 above it, and to month and day."""
+
+    line: HiddenLine
+    fei: str  # "飞生伏" | "飞克伏" | "伏生飞" | "伏克飞" | "比和"
+    month: MonthRelation | None
+    day: DayRelation | None
+    lifted: bool  # its 飞神 moves (发动飞爻而相挈)
+
+
+@dataclass(frozen=True, slots=True)
+class ChartLine:
+    line: Line
+    moving: bool
+    value: int
+    spirit: Spirit | None
+    shi: bool
+    ying: bool
+    hidden: Hidden | None
+    changed: ChangedLine | None
+    month: MonthRelation | None
+    day: DayRelation | None
+    change: ChangeRelation | None
+
+    @property
+    def position(self) -> int:
+        return self.line.position
+
+    @property
+    def branch(self) -> Branch:
+        return self.line.branch
+
+    @property
+    def element(self) -> Element:
+        return self.line.branch.element
+
+    @property
+    def relative(self) -> Relative:
+        return self.line.relative
+
+    def tags(self) -> tuple[str, ...]:
+        """The line's relations as short labels, in a fixed order (for the compact column)."""
+        return _tags(self.month, self.day, self.change, self.moving)
+
+
+def _tags(month: MonthRelation | None, day: DayRelation | None, change: ChangeRelation | None, moving: bool) -> tuple[str, ...]:
+    out: list[str] = []
+    if month is not None:
+        out.append(f"月{month.vigour.value}")
+        if month.po:
+            out.append("月破")
+        if month.he:
+            out.append("月合")
+        if month.effect:
+            out.append(month.effect)
+    if day is not None:
+        if day.kong:
+            out.append("旬空")
+        if day.effect:
+            out.append(day.effect)
+        if day.he:
+            out.append("日合")
+        if day.andong:
+            out.append("暗动")
+        elif day.ripo:
+            out.append("日破")
+        elif day.chong:
+            out.append("日冲")
+        out.append(f"日{day.stage.value}")
+    if change is not None:
+        if change.huitou:
+            out.append(change.huitou)
+        for flag, label in (
+            (change.jin, "化进"),
+            (change.tui, "化退"),
+            (change.kong, "化空"),
+            (change.po, "化破"),
+            (change.mu, "化墓"),
+            (change.jue, "化绝"),
+            (change.he, "化合"),
+            (change.chong, "化冲"),
+        ):
+            if flag:
+                out.append(label)
+    return tuple(out)
+
+
+def month_relation(element: Element, branch: Branch, month: Branch) -> MonthRelation:
+    me = month.element
+    effect = "月扶" if me is element else "月生" if me.generates is element else "月克" if me.overcomes is element else None
+    return MonthRelation(vigour(element, month), chong(branch, month), liuhe(branch, month), effect)
+
+
+def day_relation(
+    element: Element,
+    branch: Branch,
+    day: Branch,
+    xunkong: tuple[Branch, Branch] | None,
+    month_vigour: Vigour | None,
+    moving: bool,
+    school: EarthSchool,
+) -> DayRelation:
+    de = day.element
+    effect = "日扶" if de is element else "日生" if de.generates is element else "日克" if de.overcomes is element else None
+    is_chong = chong(branch, day)
+    static_chong = is_chong and not moving
+    strong = month_vigour is not None and month_vigour.strong
+    return DayRelation(
+        stage=stage(element, day, school),
+        kong=(branch in xunkong) if xunkong is not None else None,
+        effect=effect,
+        he=liuhe(branch, day),
+        chong=is_chong,
+        andong=static_chong and strong,
+        ripo=static_chong and not strong,
+    )
+
+
+def change_relation(
+    line: Line, changed: ChangedLine, xunkong: tuple[Branch, Branch] | None, month: Branch | None, school: EarthSchool
+) -> ChangeRelation:
+    e, ce = line.element, changed.element
+    huitou = "回头生" if ce.generates is e else "回头克" if ce.overcomes is e else None
+    return ChangeRelation(
+        huitou=huitou,
+        jin=JINSHEN.get(line.branch) is changed.branch,
+        tui=TUISHEN.get(line.branch) is changed.branch,
+        kong=(changed.branch in xunkong) if xunkong is not None else None,
+        po=(chong(changed.branch, month)) if month is not None else None,
+        mu=changed.branch is tomb(e, school),
+        jue=stage(e, changed.branch, school) is Stage.JUE,
+        he=liuhe(line.branch, changed.branch),
+        chong=chong(line.branch, changed.branch),
+    )
+
+
+def fei_fu(fei: Element, fu: Element) -> str:
+    if fei is fu:
+        return "比和"
+    if fei.generates is fu:
+        return "飞生伏"
+    if fei.overcomes is fu:
+        return "飞克伏"
+    if fu.generates is fei:
+        return "伏生飞"
+    return "伏克飞"
+
+
+# --- per hexagram -----------------------------------------------------------------------------
+
+# 卦反吟: a trigram changed into the one opposite it in the 后天 square.
+_FANYIN_TRIGRAMS = {
+    frozenset({Trigram.QIAN, Trigram.XUN}),
+    frozenset({Trigram.KAN, Trigram.LI}),
+    frozenset({Trigram.GEN, Trigram.KUN}),
+    frozenset({Trigram.ZHEN, Trigram.DUI}),
+}
+
+
+def hexagram_features(h: Hexagram, changed: Hexagram | None) -> tuple[str, ...]:
+    """六冲卦, 六合卦, 游魂, 归魂, and 伏吟/反吟 of the inner or outer trigram where the 之卦 warrants it."""
+    out = []
+    if all(chong(h.lines[i].branch, h.lines[i + 3].branch) for i in range(3)):
+        out.append("六冲卦")
+    if all(liuhe(h.lines[i].branch, h.lines[i + 3].branch) for i in range(3)):
+        out.append("六合卦")
+    if h.generation.value in ("游魂", "归魂"):
+        out.append(f"{h.generation.value}卦")
+    if changed is not None:
+        if all(chong(changed.lines[i].branch, changed.lines[i + 3].branch) for i in range(3)):
+            out.append("变六冲")
+        if all(liuhe(changed.lines[i].branch, changed.lines[i + 3].branch) for i in range(3)):
+            out.append("变六合")
+        for part, before, after in (("内卦", h.lower, changed.lower), ("外卦", h.upper, changed.upper)):
+            if before is after:
+                continue
+            lo = 0 if part == "内卦" else 3
+            b1 = [h.lines[lo + i].branch for i in range(3)]
+            b2 = [changed.lines[lo + i].branch for i in range(3)]
+            if b1 == b2:
+                out.append(f"{part}伏吟")
+            elif frozenset({before, after}) in _FANYIN_TRIGRAMS or all(chong(x, y) for x, y in zip(b1, b2)):
+                out.append(f"{part}反吟")
+    return tuple(out)
+
+
+# --- the chart --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    cast: Cast
+    pillars: FourPillars
+    lines: tuple[ChartLine, ...]
+    features: tuple[str, ...]
+    school: EarthSchool = EarthSchool.SHUI
+
+    @property
+    def hexagram(self) -> Hexagram:
+        return self.cast.hexagram
+
+    @property
+    def changed_hexagram(self) -> Hexagram | None:
+        return self.cast.changed
+
+    @property
+    def shi_line(self) -> ChartLine:
+        return self.lines[self.hexagram.shi - 1]
+
+    @property
+    def ying_line(self) -> ChartLine:
+        return self.lines[self.hexagram.ying - 1]
+
+    @property
+    def moving_lines(self) -> tuple[ChartLine, ...]:
+        return tuple(line for line in self.lines if line.moving)
+
+    def actors(self) -> tuple[Actor, ...]:
+        """Every branch in the chart with its source: 日, 月, each line (动爻 or 静爻), each 变爻,
+        and each 伏神 (lifted or not; see `Hidden.lifted`)."""
+        out: list[Actor] = []
+        if self.pillars.day_branch is not None:
+            out.append(Actor(self.pillars.day_branch, Source.RI))
+        if self.pillars.month_branch is not None:
+            out.append(Actor(self.pillars.month_branch, Source.YUE))
+        for cl in self.lines:
+            out.append(Actor(cl.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.position))
+            if cl.changed is not None:
+                out.append(Actor(cl.changed.branch, Source.BIANYAO, cl.position))
+            if cl.hidden is not None:
+                out.append(Actor(cl.hidden.line.branch, Source.FUSHEN, cl.position))
+        return tuple(out)
+
+
+def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSchool = EarthSchool.SHUI) -> Chart:
+    pillars = pillars or FourPillars()
+    h = cast.hexagram
+    changed_h = cast.changed
+    palace = h.palace_element
+    month = pillars.month_branch
+    day = pillars.day_branch
+    xk = pillars.xunkong
+    spirits = spirits_for(pillars.day_stem) if pillars.day_stem is not None else None
+    hidden_at = {hl.position: hl for hl in h.hidden}
+    values = cast.values()
+    lines = []
+    for line in h.lines:
+        p = line.position
+        moving = p in cast.moving
+        mrel = month_relation(line.element, line.branch, month) if month is not None else None
+        drel = (
+            day_relation(line.element, line.branch, day, xk, mrel.vigour if mrel else None, moving, school)
+            if day is not None
+            else None
+        )
+        changed = None
+        crel = None
+        if moving and changed_h is not None:
+            cl = changed_h.lines[p - 1]
+            changed = ChangedLine(p, cl.yang, cl.stem, cl.branch, Relative.of(cl.branch.element, palace))
+            crel = change_relation(line, changed, xk, month, school)
+        hidden = None
+        if p in hidden_at:
+            hl = hidden_at[p]
+            hm = month_relation(hl.element, hl.branch, month) if month is not None else None
+            hd = (
+                day_relation(hl.element, hl.branch, day, xk, hm.vigour if hm else None, False, school)
+                if day is not None
+                else None
+            )
+            hidden = Hidden(hl, fei_fu(line.element, hl.element), hm, hd, moving)
+        lines.append(
+            ChartLine(
+                line=line,
+                moving=moving,
+                value=values[p - 1],
+                spirit=spirits[p - 1] if spirits else None,
+                shi=p == h.shi,
+                ying=p == h.ying,
+                hidden=hidden,
+                changed=changed,
+                month=mrel,
+                day=drel,
+                change=crel,
+            )
+        )
+    return Chart(cast, pillars, tuple(lines), hexagram_features(h, changed_h), school)
+
+
+# --- 用神 -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """The 用神 as asked (`spec`) and where it stands: visible lines, or the 伏神 when absent."""
+
+    spec: str
+    relative: Relative | None
+    positions: tuple[int, ...]  # visible lines carrying it
+    hidden_positions: tuple[int, ...]  # when absent from the lines: the positions of its 伏神
+
+    @property
+    def is_hidden(self) -> bool:
+        return not self.positions and bool(self.hidden_positions)
+
+
+USE_CHOICES = ("官鬼", "官", "妻财", "财", "父母", "父", "兄弟", "兄", "子孙", "子", "孙", "世", "应", "1", "2", "3", "4", "5", "6")
+
+
+def resolve_use(chart: Chart, spec: str) -> Use:
+    """`--use`: a 六亲 (官鬼/官, 妻财/财, 父母/父, 兄弟/兄, 子孙/子/孙), 世, 应, or a line 1-6."""
+    s = spec.strip()
+    h = chart.hexagram
+    if s in ("世", "世爻"):
+        return Use("世", h.lines[h.shi - 1].relative, (h.shi,), ())
+    if s in ("应", "應", "应爻", "應爻"):
+        return Use("应", h.lines[h.ying - 1].relative, (h.ying,), ())
+    if s.isdigit() and 1 <= int(s) <= 6:
+        p = int(s)
+        return Use(s, h.lines[p - 1].relative, (p,), ())
+    try:
+        rel = Relative.parse(s)
+    except UnknownNameError:
+        raise UnknownNameError(f"not a 用神: {spec!r} (a 六亲, 世, 应, or a line 1-6)", spec, USE_CHOICES[:12]) from None
+    visible = tuple(line.position for line in h.lines if line.relative is rel)
+    hidden = tuple(hl.position for hl in h.hidden if hl.relative is rel)
+    return Use(rel.value, rel, visible, () if visible else hidden)

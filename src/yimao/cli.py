@@ -1,0 +1,274 @@
+"""The command line. The only module that imports typer: it declares options, parses them into
+core values, and hands the result to `serialize` (JSON) or `render` (Rich).
+
+Exit codes: 0 success; 2 bad input (message on stderr, nothing on stdout); 1 yimao's own failure.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Optional
+
+import typer
+
+from yimao.errors import NotationError, YimaoError
+
+app = typer.Typer(
+    name="yimao",
+    help="六爻 (纳甲筮法) calculator faithful to 《易冒》 volume 6.\n\nExample: yimao cast --date 2026-12-02T10:00+08:00 --hex 离之乾",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+EXIT_USAGE = 2
+EXIT_INTERNAL = 1
+
+
+def _err(message: str) -> None:
+    sys.stderr.write(f"yimao: {message}\n")
+    sys.stderr.flush()
+
+
+@contextmanager
+def _guard() -> Iterator[None]:
+    """Map the core's error family to exit code 2 and anything unexpected to 1, never a traceback."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except YimaoError as e:
+        _err(f"error: {e}")
+        raise typer.Exit(EXIT_USAGE) from None
+    except KeyboardInterrupt:
+        _err("interrupted")
+        raise typer.Exit(130) from None
+    except Exception as e:  # a defect of yimao: say so plainly
+        if os.environ.get("YIMAO_DEBUG"):
+            raise
+        _err(f"internal error ({type(e).__name__}: {e}); set YIMAO_DEBUG=1 for a traceback and please report it")
+        raise typer.Exit(EXIT_INTERNAL) from None
+
+
+def _write_json(doc: dict, traditional: bool = False) -> None:
+    from yimao.serialize import dumps
+    from yimao.serialize import traditional as to_trad
+
+    if traditional:
+        doc = to_trad(doc)
+    sys.stdout.buffer.write(dumps(doc))
+    sys.stdout.flush()
+
+
+# --- shared options -----------------------------------------------------------------------------
+
+DateOpt = Annotated[
+    Optional[str],
+    typer.Option("--date", "-d", help="The moment, ISO 8601: 2026-12-02T10:00+08:00 (an offset wins over --tz). Default: now."),
+]
+TzOpt = Annotated[
+    Optional[str], typer.Option("--tz", help="Time zone when --date has no offset: an IANA name (Asia/Shanghai) or ±HH:MM. Default: the system zone.")
+]
+DayStartOpt = Annotated[
+    int,
+    typer.Option(
+        "--day-start",
+        help="23 (default): the day changes at 23:00 (子初换日). 0: 晚子时, the day changes at midnight (the 子 hour's stem still comes from the next day).",
+    ),
+]
+YearOpt = Annotated[Optional[str], typer.Option("--year", help="Year pillar instead of a date: 丙午 or 午.")]
+MonthOpt = Annotated[
+    Optional[str], typer.Option("--month", help="Month (月建) instead of a date: 1-12 (1 = 寅 正月), 卯, 卯月, 二月, or 己卯. Example: --month 卯")
+]
+DayOpt = Annotated[Optional[str], typer.Option("--day", help="Day pillar instead of a date: 戊寅, 戊寅日, or a bare branch 申 as the book gives it.")]
+HourOpt = Annotated[Optional[str], typer.Option("--hour", help="Hour instead of a date: 午 or 庚午.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON document (schema_version 1) instead of tables.")]
+TradOpt = Annotated[bool, typer.Option("--traditional", "-t", help="Traditional characters (繁體) in the output.")]
+EarthOpt = Annotated[
+    str, typer.Option("--earth", help="Where 土 has its 长生: 'shui' (申, 水土同宫, default) or 'huo' (寅, 火土同宫).")
+]
+
+
+def _earth(value: str):
+    from yimao.ganzhi import EarthSchool
+
+    v = value.strip().lower()
+    if v in ("shui", "水", "申", "水土同宫", "水土"):
+        return EarthSchool.SHUI
+    if v in ("huo", "火", "寅", "火土同宫", "火土"):
+        return EarthSchool.HUO
+    raise NotationError(f"unknown --earth {value!r}", value, ("shui", "huo"))
+
+
+def _pillars(date, tz, day_start, year, month, day, hour, *, default_now: bool = True):
+    """Pillars from --date (or now), or from the pillars the user states; never both."""
+    from yimao import pillars as P
+
+    given = any(v is not None for v in (year, month, day, hour))
+    if date is not None and given:
+        raise NotationError(
+            "give either --date or pillars (--year/--month/--day/--hour), not both",
+            date,
+            ("--date 2026-12-02T10:00+08:00", "--month 卯 --day 戊寅"),
+        )
+    if given:
+        return P.pillars_given(year, month, day, hour)
+    if date is not None:
+        moment, label, source = P.parse_moment(date, tz)
+    elif default_now:
+        moment, label, source = P.now(tz)
+    else:
+        return P.FourPillars()
+    return P.pillars_at(moment, day_start, tz_name=label, tz_source=source)
+
+
+def _warn_near_jie(p) -> None:
+    ctx = p.context
+    if ctx is not None and ctx.near_jie is not None:
+        j, seconds = ctx.near_jie
+        _err(f"warning: {seconds:+.0f} s from {j.name} ({j.instant:%Y-%m-%d %H:%M:%S} UTC): the month pillar depends on seconds")
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+
+@app.command()
+def cast(
+    hex: Annotated[Optional[str], typer.Option("--hex", "-x", help="The cast: 离之乾, 798788 (coins 6-9, bottom first), 101101 --moving 2,5, or a name 离/離/离为火/䷝.")] = None,
+    moving: Annotated[Optional[str], typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1) for a name or bits: 2,5")] = None,
+    date: DateOpt = None,
+    tz: TzOpt = None,
+    day_start: DayStartOpt = 23,
+    year: YearOpt = None,
+    month: MonthOpt = None,
+    day: DayOpt = None,
+    hour: HourOpt = None,
+    use: Annotated[Optional[str], typer.Option("--use", "-u", help="用神: 官鬼/官, 妻财/财, 父母/父, 兄弟/兄, 子孙/子/孙, 世, 应, or a line 1-6.")] = None,
+    topic: Annotated[Optional[str], typer.Option("--topic", help="The kind of question (婚姻, 出行, 疾病 …): keeps the stars of that kind.")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Add the modern rendering beside each quote of the book.")] = False,
+    earth: EarthOpt = "shui",
+    traditional: TradOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """Cast a chart: pillars, 纳甲 chart, and the analysis of volume 6.
+
+    Example: yimao cast --date 2026-12-02T10:00+08:00 --hex 离之乾
+    Example: yimao cast --hex 大畜之离 --month 卯 --day 戊寅 --use 父
+    """
+    with _guard():
+        from yimao.chart import build_chart, resolve_use
+        from yimao.hexagram import Cast
+
+        if hex is None:
+            raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
+        the_cast = Cast.parse(hex, moving)
+        school = _earth(earth)
+        p = _pillars(date, tz, day_start, year, month, day, hour)
+        chart = build_chart(the_cast, p, school)
+        use_info = resolve_use(chart, use) if use else None
+        use_doc = None
+        use_note = None
+        if use_info is not None:
+            use_doc = {
+                "spec": use_info.spec,
+                "relative": use_info.relative.value if use_info.relative else None,
+                "positions": list(use_info.positions),
+                "hidden": use_info.is_hidden,
+                "hidden_positions": list(use_info.hidden_positions),
+            }
+            if use_info.is_hidden:
+                use_note = f"用神 {use_info.spec} 不上卦: 取伏神 (爻 {','.join(map(str, use_info.hidden_positions))})"
+            elif not use_info.positions:
+                use_note = f"用神 {use_info.spec}: 不现"
+            else:
+                use_note = f"用神 {use_info.spec}: 爻 {','.join(map(str, use_info.positions))}"
+        _warn_near_jie(p)
+        if json:
+            from yimao.serialize import chart_to_dict
+
+            _write_json(chart_to_dict(chart, use=use_doc), traditional)
+            return
+        from yimao.render import make_console, render_cast
+
+        render_cast(chart, make_console(), traditional=traditional, explain=explain, use_note=use_note)
+
+
+@app.command()
+def pillars(
+    date: DateOpt = None,
+    tz: TzOpt = None,
+    day_start: DayStartOpt = 23,
+    traditional: TradOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """The four pillars of a moment, with 旬空, 月破, the lunar date and the 节.
+
+    Example: yimao pillars --date 2024-02-04T16:30+08:00
+    """
+    with _guard():
+        p = _pillars(date, tz, day_start, None, None, None, None)
+        _warn_near_jie(p)
+        if json:
+            from yimao.serialize import SCHEMA_VERSION, calendar_to_dict
+
+            _write_json({"schema_version": SCHEMA_VERSION, **calendar_to_dict(p)}, traditional)
+            return
+        from yimao.render import make_console, render_pillars
+
+        render_pillars(p, make_console(), traditional)
+
+
+@app.command("hex")
+def hex_(
+    spec: Annotated[str, typer.Argument(help="A hexagram or cast: 既济, 水火既济, 既濟, ䷾, 101010, 离之乾, 798788.")],
+    moving: Annotated[Optional[str], typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1): 2,5")] = None,
+    traditional: TradOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """A hexagram (and its 之卦) without a date: palace, 世应, 纳甲, 六亲, 伏神, 卦身.
+
+    Example: yimao hex 大畜
+    """
+    with _guard():
+        from yimao.chart import build_chart
+        from yimao.hexagram import Cast
+
+        c = Cast.parse(spec, moving)
+        if json:
+            from yimao.serialize import SCHEMA_VERSION, changed_to_dict, hexagram_to_dict
+
+            chart = build_chart(c)
+            doc = {
+                "schema_version": SCHEMA_VERSION,
+                "cast": {"spec": c.spec(), "coins": c.coins(), "moving": sorted(c.moving)},
+                "hexagram": hexagram_to_dict(c.hexagram),
+                "changed_hexagram": changed_to_dict(chart),
+            }
+            _write_json(doc, traditional)
+            return
+        from yimao.render import make_console, render_cast, render_hexagram
+
+        console = make_console()
+        if c.moving:
+            from yimao.render import _Script, chart_table
+
+            console.print(chart_table(build_chart(c), _Script(traditional)))
+        else:
+            render_hexagram(c.hexagram, console, traditional)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        _err("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

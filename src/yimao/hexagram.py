@@ -1,0 +1,478 @@
+"""The 64 hexagrams, their notations, and the 京房 纳甲 chart of each.
+
+Line positions run 1 (初爻, bottom) to 6 (上爻) everywhere. Bits and coin strings list the
+bottom line first. Every notation is a parse/print pair:
+
+    Hexagram.parse("既济").name           -> "水火既济"
+    Cast.parse("离之乾").spec()            -> "离之乾"
+    Cast.parse("798788").coins()           -> "798788"
+    Cast.parse("101101", moving=(2, 5))    -> the same cast as "离之乾"
+
+All 64 hexagrams are built once at import; `Hexagram` values are shared and immutable.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from yimao.errors import NotationError, UnknownNameError
+from yimao.ganzhi import Branch, Element, Stem
+from yimao.script import to_simplified, to_traditional
+
+
+class Trigram(Enum):
+    """The eight trigrams with their 纳甲.
+
+    纳甲 (京房): "乾内甲外壬, 坤内乙外癸, 震庚, 巽辛, 坎戊, 离己, 艮丙, 兑丁"; branches of the
+    inner (lower) and outer (upper) three lines, bottom first: 乾 子寅辰/午申戌, 坤 未巳卯/丑亥酉,
+    震 子寅辰/午申戌, 巽 丑亥酉/未巳卯, 坎 寅辰午/申戌子, 离 卯丑亥/酉未巳, 艮 辰午申/戌子寅,
+    兑 巳卯丑/亥酉未.
+    """
+
+    def __new__(cls, char, bits, image, element, stems, inner, outer, direction_branches, pinyin):
+        obj = object.__new__(cls)
+        obj._value_ = char
+        obj.bits = tuple(c == "1" for c in bits)  # bottom line first
+        obj.code = sum(1 << i for i, c in enumerate(bits) if c == "1")
+        obj.image = image
+        obj.element = element
+        obj.inner_stem, obj.outer_stem = (Stem(s) for s in stems)
+        obj.inner_branches = tuple(Branch(b) for b in inner)
+        obj.outer_branches = tuple(Branch(b) for b in outer)
+        # the branches of the trigram's direction (坎子, 艮丑寅, 震卯, 巽辰巳, 离午, 坤未申, 兑酉, 乾戌亥)
+        obj.direction_branches = tuple(Branch(b) for b in direction_branches)
+        obj.pinyin = pinyin
+        return obj
+
+    QIAN = ("乾", "111", "天", Element.JIN, "甲壬", "子寅辰", "午申戌", "戌亥", "qian")
+    DUI = ("兑", "110", "泽", Element.JIN, "丁丁", "巳卯丑", "亥酉未", "酉", "dui")
+    LI = ("离", "101", "火", Element.HUO, "己己", "卯丑亥", "酉未巳", "午", "li")
+    ZHEN = ("震", "100", "雷", Element.MU, "庚庚", "子寅辰", "午申戌", "卯", "zhen")
+    XUN = ("巽", "011", "风", Element.MU, "辛辛", "丑亥酉", "未巳卯", "辰巳", "xun")
+    KAN = ("坎", "010", "水", Element.SHUI, "戊戊", "寅辰午", "申戌子", "子", "kan")
+    GEN = ("艮", "001", "山", Element.TU, "丙丙", "辰午申", "戌子寅", "丑寅", "gen")
+    KUN = ("坤", "000", "地", Element.TU, "乙癸", "未巳卯", "丑亥酉", "未申", "kun")
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_TRIGRAM_BY_CODE = {t.code: t for t in Trigram}
+
+
+class Relative(Enum):
+    """六亲, of a line's element against the palace's: 生我 父母, 同我 兄弟, 克我 官鬼, 我克 妻财, 我生 子孙."""
+
+    def __new__(cls, char: str, short: str) -> Relative:
+        obj = object.__new__(cls)
+        obj._value_ = char
+        obj.short = short
+        return obj
+
+    FUMU = ("父母", "父")
+    XIONGDI = ("兄弟", "兄")
+    GUANGUI = ("官鬼", "官")
+    QICAI = ("妻财", "财")
+    ZISUN = ("子孙", "孙")
+
+    def __str__(self) -> str:
+        return self.value
+
+    @staticmethod
+    def of(element: Element, palace: Element) -> Relative:
+        if element is palace:
+            return Relative.XIONGDI
+        if element.generates is palace:
+            return Relative.FUMU
+        if element.overcomes is palace:
+            return Relative.GUANGUI
+        if palace.overcomes is element:
+            return Relative.QICAI
+        return Relative.ZISUN
+
+    def element_in(self, palace: Element) -> Element:
+        """The element that bears this 六亲 in a palace of element `palace`."""
+        return {
+            Relative.XIONGDI: palace,
+            Relative.FUMU: palace.generated_by,
+            Relative.GUANGUI: palace.overcome_by,
+            Relative.QICAI: palace.overcomes,
+            Relative.ZISUN: palace.generates,
+        }[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Relative:
+        t = to_simplified(text.strip())
+        aliases = {"官鬼": "官鬼", "官": "官鬼", "鬼": "官鬼", "妻财": "妻财", "财": "妻财", "妻": "妻财",
+                   "父母": "父母", "父": "父母", "兄弟": "兄弟", "兄": "兄弟", "子孙": "子孙", "子": "子孙",
+                   "孙": "子孙"}
+        if t in aliases:
+            return cls(aliases[t])
+        raise UnknownNameError(f"not a 六亲: {text!r}", text, ("官鬼", "妻财", "父母", "兄弟", "子孙"))
+
+
+class Generation(Enum):
+    """世代 within a palace, with the 世 line it places: 本宫 6, 一世 … 五世 1-5, 游魂 4, 归魂 3."""
+
+    def __new__(cls, char: str, shi: int, flips: tuple[int, ...]) -> Generation:
+        obj = object.__new__(cls)
+        obj._value_ = char
+        obj.shi = shi
+        obj.flips = flips  # lines of the pure hexagram changed to reach this generation
+        return obj
+
+    BENGONG = ("本宫", 6, ())
+    YISHI = ("一世", 1, (1,))
+    ERSHI = ("二世", 2, (1, 2))
+    SANSHI = ("三世", 3, (1, 2, 3))
+    SISHI = ("四世", 4, (1, 2, 3, 4))
+    WUSHI = ("五世", 5, (1, 2, 3, 4, 5))
+    YOUHUN = ("游魂", 4, (1, 2, 3, 5))
+    GUIHUN = ("归魂", 3, (5,))
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A line of the 纳甲 chart: position 1-6, yin/yang, 干支 and 六亲 (against its palace)."""
+
+    position: int
+    yang: bool
+    stem: Stem
+    branch: Branch
+    relative: Relative
+
+    @property
+    def element(self) -> Element:
+        return self.branch.element
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenLine:
+    """伏神: a 六亲 the hexagram lacks, taken from the palace's pure hexagram at `position`."""
+
+    position: int
+    stem: Stem
+    branch: Branch
+    relative: Relative
+
+    @property
+    def element(self) -> Element:
+        return self.branch.element
+
+
+# King Wen numbers by (upper, lower): rows upper 乾 震 坎 艮 坤 巽 离 兑, columns lower in the same order.
+_KW_ORDER = (Trigram.QIAN, Trigram.ZHEN, Trigram.KAN, Trigram.GEN, Trigram.KUN, Trigram.XUN, Trigram.LI, Trigram.DUI)
+_KW_GRID = (
+    (1, 25, 6, 33, 12, 44, 13, 10),
+    (34, 51, 40, 62, 16, 32, 55, 54),
+    (5, 3, 29, 39, 8, 48, 63, 60),
+    (26, 27, 4, 52, 23, 18, 22, 41),
+    (11, 24, 7, 15, 2, 46, 36, 19),
+    (9, 42, 59, 53, 20, 57, 37, 61),
+    (14, 21, 64, 56, 35, 50, 30, 38),
+    (43, 17, 47, 31, 45, 28, 49, 58),
+)
+# Short names in King Wen order 1-64.
+_SHORT_NAMES = (
+    "乾 坤 屯 蒙 需 讼 师 比 小畜 履 泰 否 同人 大有 谦 豫 随 蛊 临 观 噬嗑 贲 剥 复 无妄 大畜 颐 大过 坎 离 "
+    "咸 恒 遁 大壮 晋 明夷 家人 睽 蹇 解 损 益 夬 姤 萃 升 困 井 革 鼎 震 艮 渐 归妹 丰 旅 巽 兑 涣 节 中孚 小过 "
+    "既济 未济"
+).split()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Hexagram:
+    """One of the 64 hexagrams with its 八宫 place and 纳甲 chart. Built once; compare by identity."""
+
+    code: int  # bit i (0-based) set when line i+1 is yang
+    lower: Trigram
+    upper: Trigram
+    king_wen: int
+    short_name: str
+    name: str
+    palace: Trigram
+    generation: Generation
+    lines: tuple[Line, ...]
+    hidden: tuple[HiddenLine, ...]
+
+    # -- derived ------------------------------------------------------------------------
+    @property
+    def bits(self) -> tuple[bool, ...]:
+        return tuple(bool(self.code >> i & 1) for i in range(6))
+
+    @property
+    def palace_element(self) -> Element:
+        return self.palace.element
+
+    @property
+    def shi(self) -> int:
+        return self.generation.shi
+
+    @property
+    def ying(self) -> int:
+        return (self.generation.shi + 2) % 6 + 1
+
+    @property
+    def unicode(self) -> str:
+        """The Unicode hexagram symbol (U+4DC0 ䷀ is 乾, in King Wen order)."""
+        return chr(0x4DC0 + self.king_wen - 1)
+
+    @property
+    def traditional_name(self) -> str:
+        return to_traditional(self.name)
+
+    @property
+    def guashen(self) -> Branch:
+        """卦身 (月卦身): "阳世则从子月起，阴世还从午月生", counted from 初爻 up to the 世 line.
+
+        The book itself says of 助鬼伤身 "世亦称身，实世而非身也": there 身 means the 世 line.
+        """
+        start = Branch.ZI if self.lines[self.shi - 1].yang else Branch.WU
+        return start.shift(self.shi - 1)
+
+    def bit_string(self) -> str:
+        return "".join("1" if b else "0" for b in self.bits)
+
+    def flip(self, positions: Iterable[int]) -> Hexagram:
+        code = self.code
+        for p in positions:
+            code ^= 1 << (p - 1)
+        return HEXAGRAMS_BY_CODE[code]
+
+    def __repr__(self) -> str:
+        return f"Hexagram.parse({self.short_name!r})"
+
+    def __str__(self) -> str:
+        return self.short_name
+
+    # -- notation ------------------------------------------------------------------------
+    @staticmethod
+    def from_bits(bits: str | Iterable[bool]) -> Hexagram:
+        """'101101' (bottom line first) or an iterable of six booleans."""
+        raw = bits
+        if isinstance(bits, str):
+            s = bits.strip()
+            if len(s) != 6 or set(s) - {"0", "1"}:
+                raise NotationError(f"six bits expected, bottom line first, e.g. 101101: {raw!r}", raw)
+            bits = (c == "1" for c in s)
+        values = tuple(bits)
+        if len(values) != 6:
+            raise NotationError(f"six lines expected, got {len(values)}", raw)
+        return HEXAGRAMS_BY_CODE[sum(1 << i for i, b in enumerate(values) if b)]
+
+    @staticmethod
+    def from_king_wen(n: int) -> Hexagram:
+        if not 1 <= n <= 64:
+            raise NotationError(f"King Wen number must be 1-64, got {n}", n)
+        return HEXAGRAMS_BY_KING_WEN[n - 1]
+
+    @staticmethod
+    def parse(text: str) -> Hexagram:
+        """A hexagram by name: short 既济, full 水火既济, traditional 既濟, Unicode ䷾, or kw63 / #63."""
+        raw = text
+        t = to_simplified(text.strip())
+        if t in _BY_NAME:
+            return _BY_NAME[t]
+        if t.endswith("卦") and t[:-1] in _BY_NAME:
+            return _BY_NAME[t[:-1]]
+        low = t.lower()
+        for prefix in ("kw", "#"):
+            if low.startswith(prefix) and low[len(prefix):].isdigit():
+                return Hexagram.from_king_wen(int(low[len(prefix):]))
+        raise UnknownNameError(f"unknown hexagram: {raw!r}", raw, _suggest(t))
+
+
+def _suggest(t: str) -> tuple[str, ...]:
+    if not t:
+        return ("乾", "坤", "离", "既济")
+    starts = [h.short_name for h in HEXAGRAMS_BY_KING_WEN if h.short_name.startswith(t) or h.name.startswith(t)]
+    if starts:
+        return tuple(dict.fromkeys(starts))[:8]
+    contains = [h.short_name for h in HEXAGRAMS_BY_KING_WEN if any(c in h.name for c in t)]
+    close = difflib.get_close_matches(t, list(_BY_NAME), n=5, cutoff=0.3)
+    names = [_BY_NAME[c].short_name for c in close] + contains
+    return tuple(dict.fromkeys(names))[:8] or ("乾", "坤", "离", "既济")
+
+
+def _build() -> tuple[dict[int, Hexagram], tuple[Hexagram, ...]]:
+    place: dict[int, tuple[Trigram, Generation]] = {}
+    for palace in Trigram:
+        pure = palace.code | palace.code << 3
+        for gen in Generation:
+            code = pure
+            for p in gen.flips:
+                code ^= 1 << (p - 1)
+            place[code] = (palace, gen)
+    assert len(place) == 64
+    by_code: dict[int, Hexagram] = {}
+    for code in range(64):
+        lower, upper = _TRIGRAM_BY_CODE[code & 7], _TRIGRAM_BY_CODE[code >> 3]
+        palace, gen = place[code]
+        kw = _KW_GRID[_KW_ORDER.index(upper)][_KW_ORDER.index(lower)]
+        short = _SHORT_NAMES[kw - 1]
+        full = f"{upper.value}为{upper.image}" if upper is lower else f"{upper.image}{lower.image}{short}"
+        lines = tuple(
+            Line(
+                position=i + 1,
+                yang=bool(code >> i & 1),
+                stem=lower.inner_stem if i < 3 else upper.outer_stem,
+                branch=lower.inner_branches[i] if i < 3 else upper.outer_branches[i - 3],
+                relative=Relative.of(
+                    (lower.inner_branches[i] if i < 3 else upper.outer_branches[i - 3]).element, palace.element
+                ),
+            )
+            for i in range(6)
+        )
+        by_code[code] = Hexagram(code, lower, upper, kw, short, full, palace, gen, lines, ())
+    # 伏神: every 六亲 missing from the lines, from the pure hexagram of the palace, same position.
+    for code, h in by_code.items():
+        pure = by_code[h.palace.code | h.palace.code << 3]
+        present = {line.relative for line in h.lines}
+        hidden = tuple(
+            HiddenLine(pl.position, pl.stem, pl.branch, pl.relative)
+            for pl in pure.lines
+            if pl.relative not in present
+        )
+        object.__setattr__(h, "hidden", hidden)
+    by_kw = tuple(sorted(by_code.values(), key=lambda h: h.king_wen))
+    return by_code, by_kw
+
+
+HEXAGRAMS_BY_CODE, HEXAGRAMS_BY_KING_WEN = _build()
+HEXAGRAMS = HEXAGRAMS_BY_KING_WEN
+
+_BY_NAME: dict[str, Hexagram] = {}
+for _h in HEXAGRAMS:
+    for _n in (_h.short_name, _h.name, _h.unicode, _h.name.replace("为", "為")):
+        _BY_NAME[to_simplified(_n)] = _h
+    _BY_NAME[_h.short_name + "卦"] = _h
+# the book writes 遯 and 遁 alike; common alternatives
+_BY_NAME["遯"] = _BY_NAME["遁"]
+
+
+# --- a cast: a hexagram and its moving lines ------------------------------------------------
+
+_ARROWS = ("之", "->", "→", "=>", ">", "⇒")
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    """A hexagram and its moving lines (老阳 9 and 老阴 6)."""
+
+    hexagram: Hexagram
+    moving: frozenset[int] = frozenset()
+
+    def __post_init__(self) -> None:
+        bad = sorted(p for p in self.moving if not (isinstance(p, int) and 1 <= p <= 6))
+        if bad:
+            raise NotationError(f"moving lines must be 1-6 (bottom = 1), got {bad}", bad, ("1", "2", "3", "4", "5", "6"))
+
+    @property
+    def changed(self) -> Hexagram | None:
+        """之卦, or None when no line moves."""
+        return self.hexagram.flip(self.moving) if self.moving else None
+
+    def values(self) -> tuple[int, ...]:
+        """Coin values bottom first: 6 老阴 (moving), 7 少阳, 8 少阴, 9 老阳 (moving)."""
+        return tuple(
+            (9 if line.yang else 6) if line.position in self.moving else (7 if line.yang else 8)
+            for line in self.hexagram.lines
+        )
+
+    def coins(self) -> str:
+        return "".join(map(str, self.values()))
+
+    def spec(self) -> str:
+        """The book's notation: '离之乾', or just '离' when no line moves."""
+        changed = self.changed
+        return f"{self.hexagram.short_name}之{changed.short_name}" if changed else self.hexagram.short_name
+
+    def __str__(self) -> str:
+        return self.spec()
+
+    def __repr__(self) -> str:
+        return f"Cast.parse({self.coins()!r})"
+
+    @staticmethod
+    def from_values(values: Iterable[int]) -> Cast:
+        vals = tuple(values)
+        if len(vals) != 6 or any(v not in (6, 7, 8, 9) for v in vals):
+            raise NotationError(f"six coin values 6/7/8/9 expected, bottom line first: {vals}", vals)
+        h = Hexagram.from_bits(v in (7, 9) for v in vals)
+        return Cast(h, frozenset(i + 1 for i, v in enumerate(vals) if v in (6, 9)))
+
+    @staticmethod
+    def parse(spec: str, moving: Iterable[int] | str | None = None) -> Cast:
+        """Parse any notation of a cast.
+
+        - '离之乾' (also →, ->, >): the changed hexagram fixes the moving lines;
+        - '798788': six coin values, bottom first;
+        - '101101' with moving=(2, 5): six bits, bottom first;
+        - a name ('离', '離', '离为火', '䷝') with moving=(2, 5) or none.
+        """
+        raw = spec
+        s = (spec or "").strip()
+        if not s:
+            raise NotationError("empty hexagram spec", raw, ("离之乾", "798788", "101101 --moving 2,5"))
+        moves = parse_moving(moving) if moving is not None else None
+        for arrow in _ARROWS:
+            if arrow in s:
+                left, _, right = s.partition(arrow)
+                base = _parse_single(left.strip(), raw)
+                target = _parse_single(right.strip(), raw)
+                diff = frozenset(i + 1 for i in range(6) if (base.code ^ target.code) >> i & 1)
+                if not diff:
+                    raise NotationError(
+                        f"{base.short_name} cannot change into itself: give the hexagram alone for a cast with no moving line",
+                        raw,
+                        (base.short_name,),
+                    )
+                if moves is not None and moves != diff:
+                    raise NotationError(
+                        f"--moving {','.join(map(str, sorted(moves)))} contradicts {raw!r}, which moves lines "
+                        f"{','.join(map(str, sorted(diff)))}",
+                        raw,
+                    )
+                return Cast(base, diff)
+        if len(s) == 6 and set(s) <= set("6789") and set(s) - set("01"):
+            if moves is not None:
+                raise NotationError("coin values already say which lines move; drop --moving", raw)
+            return Cast.from_values(int(c) for c in s)
+        return Cast(_parse_single(s, raw), moves or frozenset())
+
+
+def _parse_single(s: str, raw: str) -> Hexagram:
+    if len(s) == 6 and set(s) <= {"0", "1"}:
+        return Hexagram.from_bits(s)
+    return Hexagram.parse(s)
+
+
+def parse_moving(moving: Iterable[int] | str) -> frozenset[int]:
+    """'2,5', '2 5', '25' or (2, 5) → frozenset({2, 5}); each must be 1-6."""
+    raw = moving
+    if isinstance(moving, str):
+        s = moving.replace("，", ",").replace(" ", ",").strip(",")
+        parts = [p for p in s.split(",") if p] if "," in s else list(s)
+        try:
+            values = [int(p) for p in parts]
+        except ValueError:
+            raise NotationError(f"moving lines must be numbers 1-6, e.g. 2,5: {raw!r}", raw) from None
+    else:
+        values = list(moving)
+    bad = [v for v in values if not 1 <= v <= 6]
+    if bad:
+        raise NotationError(f"moving lines must be 1-6 (bottom = 1), got {bad}", raw, ("1", "2", "3", "4", "5", "6"))
+    return frozenset(values)
+
+
+def all_casts() -> Iterable[Cast]:
+    """All 4096 casts: 64 hexagrams × every subset of moving lines."""
+    for h in HEXAGRAMS:
+        for mask in range(64):
+            yield Cast(h, frozenset(i + 1 for i in range(6) if mask >> i & 1))

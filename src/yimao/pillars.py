@@ -1,0 +1,353 @@
+"""The four pillars (年月日时) of a moment, or as given by the user the way the book states them.
+
+Conventions (DESIGN §1, each echoed in the output):
+- the year changes at the 立春 instant, the month at each of the 12 节 instants, compared as
+  absolute instants;
+- the day changes at 23:00 local time (子初换日, ``day_start=23``); with ``day_start=0``
+  (晚子时) 23:00–23:59 keeps the day's pillar and 旬空, while the 子 hour's stem still comes
+  from the next day by 五鼠遁;
+- hours are two-hour branches of the local wall clock (23–01 子, 01–03 丑 …).
+
+A chart may also be cast from pillars alone ("卯建 戊寅日", or just "申日"): whatever is not
+given is None, and the analysis skips what needs it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone, tzinfo
+
+from yimao.errors import NotationError, UnsupportedDateError
+from yimao.ganzhi import Branch, GanZhi, Stem, hour_stem, month_stem
+from yimao.solar_terms import MAX_YEAR, MIN_YEAR, Jie, jie_at, lichun
+
+Pillar = GanZhi | Branch  # a full 干支, or a bare branch when that is all the user gave
+
+_ORDINAL_JIAZI = date(2000, 1, 7).toordinal()  # 2000-01-07 was a 甲子 day
+NEAR_JIE_SECONDS = 300
+DAY_STARTS = (23, 0)
+
+
+def branch_of(p: Pillar | None) -> Branch | None:
+    if p is None:
+        return None
+    return p if isinstance(p, Branch) else p.branch
+
+
+def stem_of(p: Pillar | None) -> Stem | None:
+    return p.stem if isinstance(p, GanZhi) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Lunar:
+    """The lunar date of the local civil day (from tyme4py): 丙午年 十月 廿四."""
+
+    year: int
+    year_ganzhi: str
+    month: int
+    leap: bool
+    day: int
+    month_name: str
+    day_name: str
+
+    def __str__(self) -> str:
+        return f"{self.year_ganzhi}年{self.month_name}{self.day_name}"
+
+
+@dataclass(frozen=True, slots=True)
+class DateContext:
+    """What a moment adds beyond the pillars: the local moment, its 节, the lunar date, conventions."""
+
+    moment: datetime
+    day_start: int
+    tz_name: str
+    tz_source: str  # "offset" (in the date), "--tz", or "system"
+    jie: Jie
+    next_jie: Jie
+    lunar: Lunar | None
+
+    @property
+    def near_jie(self) -> tuple[Jie, float] | None:
+        """The 节 within 5 minutes of the moment, with the signed distance in seconds."""
+        for j in (self.jie, self.next_jie):
+            delta = (self.moment - j.instant).total_seconds()
+            if abs(delta) < NEAR_JIE_SECONDS:
+                return j, delta
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class FourPillars:
+    year: Pillar | None = None
+    month: Pillar | None = None
+    day: Pillar | None = None
+    hour: Pillar | None = None
+    context: DateContext | None = field(default=None, compare=False)
+
+    @property
+    def month_branch(self) -> Branch | None:
+        return branch_of(self.month)
+
+    @property
+    def day_branch(self) -> Branch | None:
+        return branch_of(self.day)
+
+    @property
+    def day_stem(self) -> Stem | None:
+        return stem_of(self.day)
+
+    @property
+    def xunkong(self) -> tuple[Branch, Branch] | None:
+        """旬空 of the day, or None when the day's stem is not known."""
+        return self.day.xunkong if isinstance(self.day, GanZhi) else None
+
+    @property
+    def yuepo(self) -> Branch | None:
+        """月破: the branch the month 冲."""
+        mb = self.month_branch
+        return mb.opposite if mb is not None else None
+
+    def items(self) -> tuple[tuple[str, Pillar | None], ...]:
+        return (("year", self.year), ("month", self.month), ("day", self.day), ("hour", self.hour))
+
+    def __str__(self) -> str:
+        return " ".join(f"{p}{suffix}" for (_, p), suffix in zip(self.items(), "年月日时") if p is not None)
+
+
+# --- from a moment -------------------------------------------------------------------------
+
+
+def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = None, tz_source: str = "offset") -> FourPillars:
+    """The four pillars of an aware moment."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise UnsupportedDateError(
+            f"naive datetime {moment.isoformat()}: give a time zone, e.g. {moment.isoformat()}+08:00 or --tz Asia/Shanghai",
+            moment.isoformat(),
+        )
+    if day_start not in DAY_STARTS:
+        raise NotationError(f"day start must be 23 (子初换日) or 0 (晚子时), got {day_start}", day_start, ("23", "0"))
+    utc = moment.astimezone(timezone.utc)
+    if not (MIN_YEAR <= utc.year <= MAX_YEAR and MIN_YEAR <= moment.year <= MAX_YEAR):
+        raise UnsupportedDateError(
+            f"{moment.isoformat()} is outside the supported range: years {MIN_YEAR}-{MAX_YEAR}", moment.isoformat()
+        )
+    jie, next_jie = jie_at(utc)
+    pillar_year = utc.year if utc >= lichun(utc.year) else utc.year - 1
+    year = GanZhi.from_index((pillar_year - 4) % 60)
+    month = GanZhi.of(month_stem(year.stem, jie.month), jie.month)
+
+    civil = moment.date().toordinal()
+    late_zi = moment.hour == 23
+    day_ordinal = civil + 1 if (late_zi and day_start == 23) else civil
+    day = GanZhi.from_index((day_ordinal - _ORDINAL_JIAZI) % 60)
+    hour_branch = Branch.ZI.shift((moment.hour + 1) // 2)
+    stem_day = GanZhi.from_index((civil + (1 if late_zi else 0) - _ORDINAL_JIAZI) % 60).stem
+    hour = GanZhi.of(hour_stem(stem_day, hour_branch), hour_branch)
+
+    ctx = DateContext(
+        moment=moment,
+        day_start=day_start,
+        tz_name=tz_name or _tz_label(moment),
+        tz_source=tz_source,
+        jie=jie,
+        next_jie=next_jie,
+        lunar=lunar_date(moment.date()),
+    )
+    return FourPillars(year, month, day, hour, ctx)
+
+
+def lunar_date(d: date) -> Lunar | None:
+    from tyme4py.solar import SolarDay
+
+    try:
+        ld = SolarDay.from_ymd(d.year, d.month, d.day).get_lunar_day()
+    except Exception:  # tyme4py's range ends before ours at the extremes; the lunar date is then absent
+        return None
+    lm = ld.get_lunar_month()
+    ly = lm.get_lunar_year()
+    return Lunar(
+        year=ly.get_year(),
+        year_ganzhi=ly.get_sixty_cycle().get_name(),
+        month=lm.get_month(),
+        leap=lm.is_leap(),
+        day=ld.get_day(),
+        month_name=lm.get_name(),
+        day_name=ld.get_name(),
+    )
+
+
+def _tz_label(moment: datetime) -> str:
+    key = getattr(moment.tzinfo, "key", None)  # zoneinfo
+    return key or format_offset(moment.utcoffset())
+
+
+def format_offset(off: timedelta | None) -> str:
+    total = int((off or timedelta()).total_seconds() // 60)
+    sign = "+" if total >= 0 else "-"
+    return f"{sign}{abs(total) // 60:02d}:{abs(total) % 60:02d}"
+
+
+# --- parsing moments and zones --------------------------------------------------------------
+
+_OFFSET = re.compile(r"^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$", re.I)
+
+
+def parse_tz(text: str) -> tzinfo:
+    """An IANA name (Asia/Shanghai), 'UTC', or an offset ±HH:MM."""
+    t = text.strip()
+    if t.upper() in ("UTC", "Z", "GMT"):
+        return timezone.utc
+    m = _OFFSET.match(t)
+    if m:
+        sign, hh, mm = m.group(1), int(m.group(2)), int(m.group(3) or 0)
+        if hh > 14 or mm > 59:
+            raise NotationError(f"offset out of range: {text!r}", text, ("+08:00", "-05:00"))
+        off = timedelta(hours=hh, minutes=mm)
+        return timezone(-off if sign == "-" else off)
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+    try:
+        return ZoneInfo(t)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        import difflib
+
+        close = difflib.get_close_matches(t, sorted(available_timezones()), n=4, cutoff=0.5)
+        raise NotationError(
+            f"unknown time zone: {text!r} (an IANA name like Asia/Shanghai, or an offset like +08:00)",
+            text,
+            close or ("Asia/Shanghai", "+08:00", "UTC"),
+        ) from None
+
+
+def parse_moment(text: str, tz: str | None = None) -> tuple[datetime, str, str]:
+    """Parse an ISO 8601 date-time; return (aware moment, zone label, where the zone came from).
+
+    An offset in the text wins; else `tz`; else the system's local zone. A date alone means 00:00.
+    """
+    from dateutil import parser as dparser
+
+    raw = text
+    t = text.strip().replace("T", "T")
+    try:
+        dt = dparser.isoparse(t)
+    except (ValueError, OverflowError):
+        raise NotationError(
+            f"not an ISO 8601 date-time: {raw!r}", raw, ("2026-12-02T10:00+08:00", "2026-12-02 10:00", "2026-12-02")
+        ) from None
+    if dt.tzinfo is not None:
+        return dt, format_offset(dt.utcoffset()), "offset"
+    if tz:
+        zone = parse_tz(tz)
+        aware = dt.replace(tzinfo=zone)
+        return aware, getattr(zone, "key", None) or format_offset(aware.utcoffset()), "--tz"
+    from dateutil import tz as dtz
+
+    local = dtz.tzlocal()
+    aware = dt.replace(tzinfo=local)
+    return aware, _system_zone_name() or format_offset(aware.utcoffset()), "system"
+
+
+def _system_zone_name() -> str | None:
+    import os
+
+    name = os.environ.get("TZ")
+    if name:
+        return name.lstrip(":")
+    try:
+        link = os.path.realpath("/etc/localtime")
+    except OSError:
+        return None
+    marker = "zoneinfo/"
+    return link.split(marker, 1)[1] if marker in link else None
+
+
+def now(tz: str | None = None) -> tuple[datetime, str, str]:
+    """The current moment in `tz` or the system zone."""
+    if tz:
+        zone = parse_tz(tz)
+        moment = datetime.now(zone)
+        return moment, getattr(zone, "key", None) or format_offset(moment.utcoffset()), "--tz"
+    moment = datetime.now().astimezone()
+    return moment, _system_zone_name() or format_offset(moment.utcoffset()), "system"
+
+
+# --- pillars as the user gives them -----------------------------------------------------------
+
+_MONTH_WORDS = {
+    "正": 1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
+    "十一": 11, "冬": 11, "十二": 12, "腊": 12, "臘": 12,
+}
+
+
+def parse_pillar(text: str, kind: str) -> Pillar:
+    """Parse one pillar as the user gives it.
+
+    year: 丙午 | 午 | 丙午年;  month: 卯 | 卯月 | 卯建 | 2 | 二月 | 己卯;  day: 戊寅 | 戊寅日 | 申 | 申日;
+    hour: 午 | 午时 | 庚午.
+    """
+    raw = text
+    t = text.strip()
+    suffixes = {"year": "年", "month": "月建", "day": "日", "hour": "时時"}[kind]
+    while t and t[-1] in suffixes:
+        t = t[:-1]
+    if not t:
+        raise NotationError(f"empty {kind}", raw, _pillar_examples(kind))
+    if kind == "month":
+        if t.isdigit():
+            n = int(t)
+            if not 1 <= n <= 12:
+                raise NotationError(
+                    f"month must be 1-12 (1 = 寅月 正月 … 12 = 丑月) or a branch, got {raw!r}", raw, ("1", "12", "寅", "丑")
+                )
+            return Branch.from_month_number(n)
+        if t in _MONTH_WORDS:
+            return Branch.from_month_number(_MONTH_WORDS[t])
+    if len(t) == 1:
+        try:
+            return Branch.parse(t)
+        except NotationError:
+            raise NotationError(f"not a {kind} branch or 干支: {raw!r}", raw, _pillar_examples(kind)) from None
+    try:
+        return GanZhi.parse(t)
+    except NotationError as e:
+        try:
+            return Branch.parse(t)  # pinyin branch
+        except NotationError:
+            raise NotationError(f"not a {kind} branch or 干支: {raw!r}", raw, e.candidates or _pillar_examples(kind)) from None
+
+
+def _pillar_examples(kind: str) -> tuple[str, ...]:
+    return {
+        "year": ("丙午", "午"),
+        "month": ("卯", "卯月", "2", "己卯"),
+        "day": ("戊寅", "戊寅日", "申"),
+        "hour": ("午", "庚午"),
+    }[kind]
+
+
+def pillars_given(
+    year: str | None = None, month: str | None = None, day: str | None = None, hour: str | None = None
+) -> FourPillars:
+    """Pillars as stated by the user. A month branch gets its stem from a known year stem
+    (五虎遁) and an hour branch from a known day stem (五鼠遁); a stated stem must agree."""
+    y = parse_pillar(year, "year") if year else None
+    m = parse_pillar(month, "month") if month else None
+    d = parse_pillar(day, "day") if day else None
+    h = parse_pillar(hour, "hour") if hour else None
+    ys, ds = stem_of(y), stem_of(d)
+    if m is not None and ys is not None:
+        expected = GanZhi.of(month_stem(ys, branch_of(m)), branch_of(m))
+        if isinstance(m, GanZhi) and m != expected:
+            raise NotationError(
+                f"month {m} does not belong to year {y}: by 五虎遁 its {m.branch} month is {expected}", str(m), (str(expected),)
+            )
+        m = expected
+    if h is not None and ds is not None:
+        expected = GanZhi.of(hour_stem(ds, branch_of(h)), branch_of(h))
+        if isinstance(h, GanZhi) and h != expected:
+            raise NotationError(
+                f"hour {h} does not belong to day {d}: by 五鼠遁 its {h.branch} hour is {expected}", str(h), (str(expected),)
+            )
+        h = expected
+    return FourPillars(y, m, d, h)

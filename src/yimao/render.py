@@ -1,0 +1,208 @@
+"""Rich tables and panels for the terminal. The only module that imports rich.
+
+Lines are drawn from 上爻 down to 初爻, as books draw them. Yang ▅▅▅▅▅, yin ▅▅ ▅▅; a moving
+line carries ○ (老阳) or × (老阴).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from yimao.chart import Chart, ChartLine
+from yimao.hexagram import Hexagram
+from yimao.pillars import FourPillars
+from yimao.script import to_traditional
+
+YANG = "▅▅▅▅▅"
+YIN = "▅▅ ▅▅"
+_ELEMENT_STYLE = {"木": "green", "火": "red", "土": "yellow", "金": "bright_white", "水": "cyan"}
+
+
+def make_console(file=None, width: int | None = None) -> Console:
+    con = Console(file=file, highlight=False, soft_wrap=False)
+    if width is None and not con.is_terminal:
+        width = 120  # pipes get a width that fits a chart instead of Rich's 80
+    if width:
+        con.width = width
+    return con
+
+
+class _Script:
+    def __init__(self, traditional: bool) -> None:
+        self.traditional = traditional
+
+    def __call__(self, s: str) -> str:
+        return to_traditional(s) if self.traditional else s
+
+
+def glyph(yang: bool, moving: bool) -> Text:
+    t = Text(YANG if yang else YIN, style="bold" if moving else "")
+    if moving:
+        t.append(" ○" if yang else " ×", style="bold magenta")
+    else:
+        t.append("  ")
+    return t
+
+
+def _element(s: str) -> str:
+    return _ELEMENT_STYLE.get(s, "")
+
+
+# --- pillars --------------------------------------------------------------------------------
+
+
+def pillars_panel(p: FourPillars, tr: Callable[[str], str]) -> Panel:
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    pillars = Text()
+    for (name, value), label in zip(p.items(), ("年", "月", "日", "时")):
+        pillars.append(tr(str(value)) if value is not None else "—", style="bold")
+        pillars.append(tr(label) + "  ", style="dim")
+    grid.add_row(tr("四柱"), pillars)
+    xk = p.xunkong
+    grid.add_row(tr("旬空"), "".join(b.value for b in xk) if xk else Text("— (日干未知)", style="dim"))
+    grid.add_row(tr("月破"), p.yuepo.value if p.yuepo else Text("—", style="dim"))
+    ctx = p.context
+    title = tr("时间")
+    if ctx is not None:
+        grid.add_row(tr("农历"), tr(str(ctx.lunar)) if ctx.lunar else Text("—", style="dim"))
+        j, nj = ctx.jie, ctx.next_jie
+        tz = ctx.moment.tzinfo
+        grid.add_row(
+            tr("节"),
+            f"{tr(j.name)} {j.instant.astimezone(tz):%Y-%m-%d %H:%M:%S}  →  {tr(nj.name)} {nj.instant.astimezone(tz):%Y-%m-%d %H:%M:%S}",
+        )
+        near = ctx.near_jie
+        if near is not None:
+            grid.add_row("", Text(f"⚠ {tr(near[0].name)} {near[1]:+.0f} s: the month pillar depends on seconds", style="bold yellow"))
+        grid.add_row(
+            tr("约定"),
+            Text(
+                f"{ctx.moment.isoformat(timespec='minutes')}  zone {ctx.tz_name} ({ctx.tz_source})  "
+                f"day starts {ctx.day_start:02d}:00{' (子初换日)' if ctx.day_start == 23 else ' (晚子时)'}",
+                style="dim",
+            ),
+        )
+    else:
+        title = tr("四柱 (given)")
+    return Panel(grid, title=title, title_align="left", box=box.ROUNDED, expand=False)
+
+
+def render_pillars(p: FourPillars, console: Console, traditional: bool = False) -> None:
+    console.print(pillars_panel(p, _Script(traditional)))
+
+
+# --- hexagram ---------------------------------------------------------------------------------
+
+
+def _hex_title(h: Hexagram, tr: Callable[[str], str]) -> str:
+    return f"{h.unicode} {tr(h.name)}  {tr(h.palace.value)}{tr('宫')}{tr(h.generation.value)}"
+
+
+def render_hexagram(h: Hexagram, console: Console, traditional: bool = False) -> None:
+    tr = _Script(traditional)
+    table = Table(box=box.SIMPLE_HEAD, title=_hex_title(h, tr), title_justify="left", pad_edge=False)
+    for col in ("", "伏神", "六亲 纳甲", "", "世应"):
+        table.add_column(tr(col))
+    hidden = {hl.position: hl for hl in h.hidden}
+    for line in reversed(h.lines):
+        hl = hidden.get(line.position)
+        table.add_row(
+            Text(str(line.position), style="dim"),
+            tr(f"{hl.relative.value}{hl.stem.value}{hl.branch.value}{hl.element.value}") if hl else "",
+            Text(tr(f"{line.relative.value}{line.stem.value}{line.branch.value}{line.element.value}"), style=_element(line.element.value)),
+            glyph(line.yang, False),
+            tr("世" if line.position == h.shi else "应" if line.position == h.ying else ""),
+        )
+    console.print(table)
+    console.print(
+        Text(
+            f"{h.upper.value}{tr('上')}{h.lower.value}{tr('下')}  King Wen {h.king_wen}  bits {h.bit_string()}  "
+            f"{tr('卦身')} {h.guashen.value}",
+            style="dim",
+        )
+    )
+
+
+# --- the chart --------------------------------------------------------------------------------
+
+
+def chart_table(chart: Chart, tr: Callable[[str], str], line_stars: dict[int, Sequence[str]] | None = None) -> Table:
+    h = chart.hexagram
+    ch = chart.changed_hexagram
+    title = _hex_title(h, tr)
+    if ch is not None:
+        title += f"   {tr('之')}   {_hex_title(ch, tr)}"
+    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
+    table.add_column(tr("六神"))
+    table.add_column(tr("伏神"), style="dim")
+    table.add_column(tr("本卦"))
+    table.add_column("")
+    table.add_column(tr("世应"))
+    table.add_column(tr("变卦"))
+    table.add_column(tr("爻象"), overflow="fold")
+    if line_stars:
+        table.add_column(tr("神煞"), overflow="fold")
+    for cl in reversed(chart.lines):
+        row = _line_row(cl, tr)
+        if line_stars:
+            row.append(Text(" ".join(tr(s) for s in line_stars.get(cl.position, ())), style="dim"))
+        table.add_row(*row)
+    return table
+
+
+def _line_row(cl: ChartLine, tr: Callable[[str], str]) -> list[Any]:
+    line = cl.line
+    hidden = ""
+    if cl.hidden is not None:
+        hl = cl.hidden.line
+        hidden = tr(f"{hl.relative.value}{hl.stem.value}{hl.branch.value}{hl.element.value}")
+    changed: Any = ""
+    if cl.changed is not None:
+        c = cl.changed
+        changed = Text.assemble(
+            glyph(c.yang, False)[:5],
+            " ",
+            (tr(f"{c.relative.value}{c.stem.value}{c.branch.value}{c.element.value}"), _element(c.element.value)),
+        )
+    mark = "世" if cl.shi else "应" if cl.ying else ""
+    return [
+        tr(cl.spirit.value) if cl.spirit else "",
+        hidden,
+        Text(tr(f"{line.relative.value}{line.stem.value}{line.branch.value}{line.element.value}"), style=_element(line.element.value)),
+        glyph(line.yang, cl.moving),
+        Text(tr(mark), style="bold"),
+        changed,
+        Text(" ".join(tr(t) for t in cl.tags()), style="dim"),
+    ]
+
+
+def render_cast(
+    chart: Chart,
+    console: Console,
+    *,
+    traditional: bool = False,
+    explain: bool = False,
+    use_note: str | None = None,
+    sections: Sequence[Any] = (),
+    line_stars: dict[int, Sequence[str]] | None = None,
+) -> None:
+    tr = _Script(traditional)
+    parts: list[Any] = [pillars_panel(chart.pillars, tr), chart_table(chart, tr, line_stars)]
+    notes = []
+    if chart.features:
+        notes.append(" ".join(tr(f) for f in chart.features))
+    notes.append(f"{tr('卦身')} {chart.hexagram.guashen.value}   coins {chart.cast.coins()}")
+    if use_note:
+        notes.append(tr(use_note))
+    parts.append(Text("   ".join(notes), style="dim"))
+    parts.extend(sections)
+    console.print(Group(*parts))

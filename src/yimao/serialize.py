@@ -1,0 +1,281 @@
+"""The JSON contract (schema_version 1): explicit `*_to_dict` functions, nothing implicit.
+
+Keys are ASCII snake_case; domain values are canonical simplified Chinese strings (traditional
+on request); line positions are integers 1-6, 初爻 = 1; absent is null. Additive fields do not
+bump `SCHEMA_VERSION`; renaming or removing one does.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timezone
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from yimao.chart import ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation
+from yimao.hexagram import Hexagram, Relative
+from yimao.pillars import DateContext, FourPillars
+from yimao.script import to_traditional
+from yimao.solar_terms import Jie
+
+SCHEMA_VERSION = 1
+
+
+def _s(x: object) -> str | None:
+    return None if x is None else str(x)
+
+
+def pillars_to_dict(p: FourPillars) -> dict[str, Any]:
+    return {name: _s(value) for name, value in p.items()}
+
+
+def calendar_to_dict(p: FourPillars) -> dict[str, Any]:
+    """`pillars`, `xunkong`, `yuepo`, and — when cast from a moment — `lunar`, `jie`, `near_jie`, `conventions`."""
+    xk = p.xunkong
+    out: dict[str, Any] = {
+        "pillars": pillars_to_dict(p),
+        "xunkong": [b.value for b in xk] if xk else None,
+        "yuepo": _s(p.yuepo),
+    }
+    ctx = p.context
+    out.update(context_to_dict(ctx))
+    return out
+
+
+def _jie(j: Jie, ctx: DateContext) -> dict[str, Any]:
+    return {
+        "name": j.name,
+        "month": j.month.value,
+        "utc": j.instant.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "local": j.instant.astimezone(ctx.moment.tzinfo).isoformat(timespec="seconds"),
+    }
+
+
+def context_to_dict(ctx: DateContext | None) -> dict[str, Any]:
+    if ctx is None:
+        return {"lunar": None, "jie": None, "near_jie": None, "conventions": None}
+    near = ctx.near_jie
+    lunar = ctx.lunar
+    return {
+        "lunar": None
+        if lunar is None
+        else {
+            "year": lunar.year,
+            "year_ganzhi": lunar.year_ganzhi,
+            "month": lunar.month,
+            "leap": lunar.leap,
+            "day": lunar.day,
+            "text": str(lunar),
+        },
+        "jie": {"current": _jie(ctx.jie, ctx), "next": _jie(ctx.next_jie, ctx)},
+        "near_jie": None if near is None else {"name": near[0].name, "seconds": round(near[1], 1)},
+        "conventions": {
+            "moment": ctx.moment.isoformat(timespec="seconds"),
+            "utc": ctx.moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "timezone": ctx.tz_name,
+            "timezone_source": ctx.tz_source,
+            "day_start": ctx.day_start,
+            "zi_hour": "子初换日 (23:00 starts the day)" if ctx.day_start == 23 else "晚子时 (the day changes at 00:00)",
+            "months": "月建 by the 12 节, exact instants",
+        },
+    }
+
+
+def _month(m: MonthRelation | None) -> dict[str, Any] | None:
+    if m is None:
+        return None
+    return {"vigour": m.vigour.value, "po": m.po, "he": m.he, "effect": m.effect}
+
+
+def _day(d: DayRelation | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {
+        "stage": d.stage.value,
+        "kong": d.kong,
+        "effect": d.effect,
+        "he": d.he,
+        "chong": d.chong,
+        "andong": d.andong,
+        "ripo": d.ripo,
+    }
+
+
+def _change(c: ChangeRelation | None) -> dict[str, Any] | None:
+    if c is None:
+        return None
+    return {
+        "huitou": c.huitou,
+        "jin": c.jin,
+        "tui": c.tui,
+        "kong": c.kong,
+        "po": c.po,
+        "mu": c.mu,
+        "jue": c.jue,
+        "he": c.he,
+        "chong": c.chong,
+    }
+
+
+def _hidden(h: Hidden | None) -> dict[str, Any] | None:
+    if h is None:
+        return None
+    hl = h.line
+    return {
+        "stem": hl.stem.value,
+        "branch": hl.branch.value,
+        "element": hl.element.value,
+        "relative": hl.relative.value,
+        "fei": h.fei,
+        "lifted": h.lifted,
+        "relations": {"month": _month(h.month), "day": _day(h.day)},
+    }
+
+
+def line_to_dict(cl: ChartLine, stars: Iterable[str] = ()) -> dict[str, Any]:
+    line = cl.line
+    ch = cl.changed
+    return {
+        "position": line.position,
+        "yang": line.yang,
+        "moving": cl.moving,
+        "value": cl.value,
+        "stem": line.stem.value,
+        "branch": line.branch.value,
+        "element": line.element.value,
+        "relative": line.relative.value,
+        "spirit": _s(cl.spirit),
+        "shi": cl.shi,
+        "ying": cl.ying,
+        "hidden": _hidden(cl.hidden),
+        "changed": None
+        if ch is None
+        else {
+            "yang": ch.yang,
+            "stem": ch.stem.value,
+            "branch": ch.branch.value,
+            "element": ch.element.value,
+            "relative": ch.relative.value,
+        },
+        "relations": {"month": _month(cl.month), "day": _day(cl.day), "change": _change(cl.change)},
+        "tags": list(cl.tags()),
+        "stars": list(stars),
+    }
+
+
+def hexagram_to_dict(h: Hexagram) -> dict[str, Any]:
+    """A hexagram on its own (no date): its place, 世应, 卦身 and bare 纳甲 lines with 伏神."""
+    hidden = {hl.position: hl for hl in h.hidden}
+    return {
+        **_hexagram_head(h),
+        "lines": [
+            {
+                "position": line.position,
+                "yang": line.yang,
+                "stem": line.stem.value,
+                "branch": line.branch.value,
+                "element": line.element.value,
+                "relative": line.relative.value,
+                "shi": line.position == h.shi,
+                "ying": line.position == h.ying,
+                "hidden": None
+                if line.position not in hidden
+                else {
+                    "stem": hidden[line.position].stem.value,
+                    "branch": hidden[line.position].branch.value,
+                    "element": hidden[line.position].element.value,
+                    "relative": hidden[line.position].relative.value,
+                },
+            }
+            for line in h.lines
+        ],
+    }
+
+
+def _hexagram_head(h: Hexagram) -> dict[str, Any]:
+    return {
+        "name": h.name,
+        "short_name": h.short_name,
+        "unicode": h.unicode,
+        "king_wen": h.king_wen,
+        "bits": h.bit_string(),
+        "upper": h.upper.value,
+        "lower": h.lower.value,
+        "palace": h.palace.value,
+        "palace_element": h.palace_element.value,
+        "generation": h.generation.value,
+        "shi": h.shi,
+        "ying": h.ying,
+        "guashen": h.guashen.value,
+    }
+
+
+def changed_to_dict(chart: Chart) -> dict[str, Any] | None:
+    """The 之卦: its own place and lines; each line's `relative` is counted against the ORIGINAL palace."""
+    ch = chart.changed_hexagram
+    if ch is None:
+        return None
+    palace = chart.hexagram.palace_element
+    return {
+        **_hexagram_head(ch),
+        "relatives_against": chart.hexagram.palace.value,
+        "lines": [
+            {
+                "position": line.position,
+                "yang": line.yang,
+                "moving": line.position in chart.cast.moving,
+                "stem": line.stem.value,
+                "branch": line.branch.value,
+                "element": line.element.value,
+                "relative": Relative.of(line.element, palace).value,
+            }
+            for line in ch.lines
+        ],
+    }
+
+
+def chart_to_dict(
+    chart: Chart,
+    *,
+    findings: Iterable[Mapping[str, Any]] = (),
+    stars: Iterable[Mapping[str, Any]] = (),
+    line_stars: Mapping[int, Iterable[str]] | None = None,
+    use: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The document of `yimao cast --json`."""
+    line_stars = line_stars or {}
+    cal = calendar_to_dict(chart.pillars)
+    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "cast": {"spec": chart.cast.spec(), "coins": chart.cast.coins(), "moving": sorted(chart.cast.moving)}}
+    doc.update(cal)
+    doc["earth_school"] = chart.school.value
+    doc["hexagram"] = {
+        **_hexagram_head(chart.hexagram),
+        "features": list(chart.features),
+        "lines": [line_to_dict(cl, line_stars.get(cl.position, ())) for cl in chart.lines],
+    }
+    doc["changed_hexagram"] = changed_to_dict(chart)
+    doc["use"] = dict(use) if use is not None else None
+    doc["findings"] = list(findings)
+    doc["stars"] = list(stars)
+    return doc
+
+
+def traditional(doc: Any) -> Any:
+    """The same document with every string value in traditional characters (keys unchanged)."""
+    if isinstance(doc, str):
+        return to_traditional(doc)
+    if isinstance(doc, list):
+        return [traditional(x) for x in doc]
+    if isinstance(doc, dict):
+        return {k: traditional(v) for k, v in doc.items()}
+    return doc
+
+
+def dumps(doc: Mapping[str, Any], *, compact: bool = False) -> bytes:
+    """UTF-8 JSON bytes with a final newline (indent 2, or one line when compact)."""
+    if compact:
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    else:
+        text = json.dumps(doc, ensure_ascii=False, indent=2)
+    return (text + "\n").encode("utf-8")
+

@@ -1,0 +1,98 @@
+"""The twelve 节 (jie) that begin the 月建 months, as exact instants.
+
+The instants come from tyme4py (寿星 algorithm, within a few seconds of JPL DE421 over
+1900–2050); after about 2050 every instant rests on tyme4py's forecast of ΔT, so its error
+grows with the distance from today. tyme4py's Julian days are Beijing time (UTC+8); this
+module turns them into aware UTC datetimes and caches them per Gregorian year.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+
+from yimao.errors import UnsupportedDateError
+from yimao.ganzhi import Branch
+
+# The 节 and the 月建 month each begins: 立春 starts 寅月 (正月) … 小寒 starts 丑月.
+JIE_MONTH: dict[str, Branch] = {
+    "小寒": Branch.CHOU,
+    "立春": Branch.YIN,
+    "惊蛰": Branch.MAO,
+    "清明": Branch.CHEN,
+    "立夏": Branch.SI,
+    "芒种": Branch.WU,
+    "小暑": Branch.WEI,
+    "立秋": Branch.SHEN,
+    "白露": Branch.YOU,
+    "寒露": Branch.XU,
+    "立冬": Branch.HAI,
+    "大雪": Branch.ZI,
+}
+JIE_NAMES = tuple(JIE_MONTH)
+
+# Years whose 节 this module computes. tyme4py's solar years run 1-9999; a moment in
+# January needs the previous year's 大雪, and the next 节 of December needs the next year.
+MIN_YEAR = 2
+MAX_YEAR = 9998
+
+_J2000 = 2451545.0
+# J2000.0 as a wall-clock moment; tyme4py counts its Julian days in Beijing time (UTC+8).
+_J2000_NOON = datetime(2000, 1, 1, 12, tzinfo=timezone.utc)
+_BEIJING = timedelta(hours=8)
+
+
+@dataclass(frozen=True, slots=True)
+class Jie:
+    """One 节: its name, the 月建 month it begins, and its instant (aware, UTC)."""
+
+    name: str
+    month: Branch
+    instant: datetime
+
+
+@lru_cache(maxsize=512)
+def jies(year: int) -> tuple[Jie, ...]:
+    """The twelve 节 whose instants fall in Gregorian `year`, in time order (小寒 … 大雪)."""
+    check_year(year)
+    from tyme4py.solar import SolarTerm  # imported here: only commands that need the calendar pay for it
+
+    out = []
+    for index in range(1, 24, 2):  # tyme4py's odd indices are the 节: 1 小寒, 3 立春 … 23 大雪
+        term = SolarTerm.from_index(year, index)
+        jd_beijing = term.get_julian_day().get_day()
+        instant = _J2000_NOON + timedelta(days=jd_beijing - _J2000) - _BEIJING
+        instant = instant.replace(microsecond=0) + timedelta(seconds=round(instant.microsecond / 1e6))
+        name = term.get_name()
+        out.append(Jie(name, JIE_MONTH[name], instant))
+    return tuple(out)
+
+
+def check_year(year: int) -> None:
+    if not MIN_YEAR <= year <= MAX_YEAR:
+        raise UnsupportedDateError(
+            f"year {year} is outside the supported range {MIN_YEAR}-{MAX_YEAR}", year, (str(MIN_YEAR), str(MAX_YEAR))
+        )
+
+
+@lru_cache(maxsize=512)
+def _instants(year: int) -> tuple[datetime, ...]:
+    return tuple(j.instant for j in jies(year))
+
+
+def jie_at(moment: datetime) -> tuple[Jie, Jie]:
+    """The 节 in force at an aware moment and the next one."""
+    utc = moment.astimezone(timezone.utc)
+    year = utc.year
+    current = jies(year)
+    i = bisect_right(_instants(year), utc)
+    before = current[i - 1] if i > 0 else jies(year - 1)[-1]
+    after = current[i] if i < 12 else jies(year + 1)[0]
+    return before, after
+
+
+def lichun(year: int) -> datetime:
+    """The 立春 instant of Gregorian `year` (UTC)."""
+    return jies(year)[1].instant
