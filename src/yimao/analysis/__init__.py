@@ -1,0 +1,1 @@
+"""The rules of volume 6, one module per family; each is a pure function of a chart."""

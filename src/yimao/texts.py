@@ -1,0 +1,93 @@
+"""Volume 6 of 《易冒》 as numbered passages: each classical paragraph with its modern rendering.
+
+The shipped text (`data/vol6.txt`) alternates a classical paragraph and its modern Chinese
+rendering after a title line. Passage ids are "6.01" … "6.56" in text order; they stay stable
+because the text is fixed. Every quote yimao prints is checked to be a verbatim substring of
+its passage (`quote`), so a misquotation fails at once, in the tests.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from yimao.errors import UnknownNameError
+
+VOLUME = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    id: str
+    number: int
+    original: str
+    vernacular: str
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The parenthesised notes of the original, kept distinct from its body."""
+        return tuple(re.findall(r"（[^（）]*）?", self.original))
+
+    @property
+    def first_words(self) -> str:
+        return self.original[:24]
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """A sentence of the book: passage id, the original words, and the matching modern words."""
+
+    passage: str
+    original: str
+    vernacular: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"passage": self.passage, "original": self.original, "vernacular": self.vernacular}
+
+
+@cache
+def raw_text() -> str:
+    return resources.files("yimao.data").joinpath("vol6.txt").read_text(encoding="utf-8")
+
+
+@cache
+def passages() -> tuple[Passage, ...]:
+    paras = [p.strip() for p in raw_text().split("\n\n") if p.strip()]
+    body = paras[1:]  # paras[0] is the title
+    if len(body) % 2:
+        raise AssertionError("volume 6 should alternate original and rendering")
+    return tuple(
+        Passage(f"{VOLUME}.{i // 2 + 1:02d}", i // 2 + 1, body[i], body[i + 1]) for i in range(0, len(body), 2)
+    )
+
+
+def passage(pid: str) -> Passage:
+    for p in passages():
+        if p.id == pid or p.id == f"{VOLUME}.{pid.zfill(2)}" or str(p.number) == pid:
+            return p
+    raise UnknownNameError(f"no passage {pid!r} in volume {VOLUME}", pid, (passages()[0].id, passages()[-1].id))
+
+
+@cache
+def quote(original: str, vernacular: str | None = None) -> Quote:
+    """The passage holding `original` verbatim; `vernacular` (if given) must be in its rendering.
+
+    Without `vernacular`, the whole modern paragraph stands beside the quote.
+    """
+    for p in passages():
+        if original in p.original:
+            if vernacular is not None and vernacular not in p.vernacular:
+                raise AssertionError(f"not in the rendering of {p.id}: {vernacular!r}")
+            return Quote(p.id, original, vernacular if vernacular is not None else p.vernacular)
+    raise AssertionError(f"not a verbatim quote of volume {VOLUME}: {original!r}")
+
+
+def search(query: str) -> tuple[Passage, ...]:
+    """Passages by id, or containing the phrase in the original or the rendering."""
+    q = query.strip()
+    by_id = [p for p in passages() if q in (p.id, str(p.number))]
+    if by_id:
+        return tuple(by_id)
+    return tuple(p for p in passages() if q in p.original or q in p.vernacular)
