@@ -1,0 +1,94 @@
+"""The chart layer: 六神, 变爻 六亲 against the original palace, line relations (RULES §0)."""
+
+from __future__ import annotations
+
+import pytest
+
+from yimao.chart import Source, build_chart, resolve_use, spirits_for
+from yimao.errors import UnknownNameError
+from yimao.ganzhi import STEMS, Stage, Stem, Vigour
+from yimao.hexagram import HEXAGRAMS, Cast
+from yimao.pillars import pillars_given
+
+
+def test_six_spirits_by_day_stem():
+    first = {s.value: spirits_for(s)[0].value for s in STEMS}
+    assert first == {"甲": "青龙", "乙": "青龙", "丙": "朱雀", "丁": "朱雀", "戊": "勾陈", "己": "螣蛇",
+                     "庚": "白虎", "辛": "白虎", "壬": "玄武", "癸": "玄武"}
+    assert [s.value for s in spirits_for(Stem.WU)] == ["勾陈", "螣蛇", "白虎", "玄武", "青龙", "朱雀"]
+
+
+def test_changed_lines_count_against_the_original_palace():
+    c = build_chart(Cast.parse("离之乾"))
+    line2 = c.lines[1]
+    # 离 (火宫) line 2 己丑 moves to 乾's 甲寅: 寅木 生火 = 父母 in 离宫 (in 乾宫 it would be 妻财)
+    assert (line2.changed.branch.value, line2.changed.relative.value) == ("寅", "父母")
+    assert c.lines[4].changed.relative.value == "妻财"  # 壬申金 against 火
+
+
+def test_no_pillars_no_relations():
+    c = build_chart(Cast.parse("离之乾"))
+    assert all(l.spirit is None and l.month is None and l.day is None for l in c.lines)
+    assert c.lines[1].change.kong is None  # 化空 needs the day stem
+
+
+def test_line_relations_for_the_book_case():
+    # 卯建戊寅日 大畜之离
+    c = build_chart(Cast.parse("大畜之离"), pillars_given(month="卯", day="戊寅"))
+    l2, l4 = c.lines[1], c.lines[3]
+    assert l2.month.vigour is Vigour.WANG and l2.day.stage is Stage.LINGUAN
+    assert l4.month.he and l4.change.kong and l4.change.po  # 戌 合 卯; 化 酉: 旬空 (申酉) and 月破
+    assert l2.hidden.line.branch.value == "午" and l2.hidden.lifted and l2.hidden.fei == "飞生伏"
+    assert not c.lines[2].hidden.lifted
+    assert l2.spirit.value == "螣蛇"  # 戊日: 勾陈 on line 1
+
+
+def test_andong_and_ripo():
+    # 酉日 冲 卯; in 卯月 the 卯 line is 旺 → 暗动; in 酉月 it is 死 → 日破
+    strong = build_chart(Cast.parse("离"), pillars_given(month="卯", day="辛酉"))
+    weak = build_chart(Cast.parse("离"), pillars_given(month="申", day="辛酉"))
+    assert strong.lines[0].day.andong and not strong.lines[0].day.ripo
+    assert weak.lines[0].day.ripo and not weak.lines[0].day.andong
+    moving = build_chart(Cast.parse("离", [1]), pillars_given(month="卯", day="辛酉"))
+    assert moving.lines[0].day.chong and not moving.lines[0].day.andong and not moving.lines[0].day.ripo
+
+
+def test_jin_tui_hua():
+    # 乾 line 1 甲子 moving → 巽 (乾之姤) line 1 辛丑: 子 化 丑 is 化合, not 进
+    c = build_chart(Cast.parse("乾之姤"))
+    ch = c.lines[0].change
+    assert ch.he and not ch.jin and not ch.tui and ch.huitou == "回头克"
+
+
+def test_hexagram_features():
+    assert "六冲卦" in build_chart(Cast.parse("乾")).features
+    assert "六合卦" in build_chart(Cast.parse("泰")).features
+    assert "游魂卦" in build_chart(Cast.parse("晋")).features
+    assert "内卦伏吟" in build_chart(Cast.parse("乾之无妄")).features  # 乾 → 震 inside: 子寅辰 again
+    assert "内卦反吟" in build_chart(Cast.parse("乾之姤")).features  # 乾 → 巽 inside (姤 = 天风)
+    assert "外卦反吟" in build_chart(Cast.parse("乾之小畜")).features  # 小畜 = 风天
+
+
+def test_six_chong_and_six_he_hexagrams_of_the_64():
+    chong = {h.short_name for h in HEXAGRAMS if "六冲卦" in build_chart(Cast(h)).features}
+    he = {h.short_name for h in HEXAGRAMS if "六合卦" in build_chart(Cast(h)).features}
+    assert chong == {"乾", "坤", "震", "巽", "坎", "离", "艮", "兑", "无妄", "大壮"}
+    assert he == {"否", "泰", "豫", "复", "困", "节", "贲", "旅"}
+
+
+def test_actors():
+    c = build_chart(Cast.parse("大畜之离"), pillars_given(month="卯", day="戊寅"))
+    kinds = [(a.branch.value, a.source, a.position) for a in c.actors()]
+    assert ("寅", Source.RI, None) in kinds and ("卯", Source.YUE, None) in kinds
+    assert ("戌", Source.DONGYAO, 4) in kinds and ("酉", Source.BIANYAO, 4) in kinds and ("午", Source.FUSHEN, 2) in kinds
+
+
+def test_resolve_use():
+    c = build_chart(Cast.parse("大畜之离"))
+    u = resolve_use(c, "父")
+    assert u.is_hidden and u.hidden_positions == (2,) and u.relative.value == "父母"
+    assert resolve_use(c, "世").positions == (2,) and resolve_use(c, "应").positions == (5,)
+    assert resolve_use(c, "官鬼").positions == (2, 6)
+    assert resolve_use(c, "4").relative.value == "兄弟"
+    with pytest.raises(UnknownNameError):
+        resolve_use(c, "老板")

@@ -1,0 +1,153 @@
+"""The command line as a user meets it: output, JSON keys, exit codes, stdout/stderr separation."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ENV = {**os.environ, "COLUMNS": "140", "TZ": "Asia/Shanghai", "PYTHONIOENCODING": "utf-8"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "yimao", *args], capture_output=True, env=ENV, timeout=60)
+
+
+def jrun(*args: str, quiet: bool = True) -> dict:
+    r = run(*args, "--json")
+    assert r.returncode == 0, r.stderr.decode()
+    if quiet:
+        assert r.stderr == b""
+    return json.loads(r.stdout.decode("utf-8"))
+
+
+def test_cast_from_a_date():
+    doc = jrun("cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾")
+    assert doc["schema_version"] == 1
+    assert doc["pillars"] == {"year": "丙午", "month": "己亥", "day": "庚戌", "hour": "辛巳"}
+    assert doc["xunkong"] == ["寅", "卯"] and doc["yuepo"] == "巳"
+    assert doc["jie"]["current"]["name"] == "立冬" and doc["jie"]["next"]["name"] == "大雪"
+    assert doc["lunar"]["text"] == "丙午年十月廿四"
+    assert doc["conventions"]["day_start"] == 23 and doc["conventions"]["timezone"] == "+08:00"
+    h = doc["hexagram"]
+    assert (h["name"], h["palace"], h["generation"], h["shi"], h["ying"]) == ("离为火", "离", "本宫", 6, 3)
+    assert [l["position"] for l in h["lines"]] == [1, 2, 3, 4, 5, 6]
+    assert [l["spirit"] for l in h["lines"]] == ["白虎", "玄武", "青龙", "朱雀", "勾陈", "螣蛇"]  # 庚日
+    l2 = h["lines"][1]
+    assert l2["moving"] and l2["value"] == 6 and l2["changed"]["branch"] == "寅" and l2["changed"]["relative"] == "父母"
+    assert doc["changed_hexagram"]["name"] == "乾为天"
+    assert doc["changed_hexagram"]["lines"][1]["relative"] == "父母"  # against the ORIGINAL palace
+    assert doc["findings"] == [] or isinstance(doc["findings"], list)
+    assert isinstance(doc["stars"], list)
+
+
+def test_cast_from_pillars_as_the_book_gives_them():
+    doc = jrun("cast", "--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--use", "父")
+    assert doc["pillars"] == {"year": None, "month": "卯", "day": "戊寅", "hour": None}
+    assert doc["xunkong"] == ["申", "酉"] and doc["yuepo"] == "酉"
+    assert doc["lunar"] is None and doc["jie"] is None and doc["conventions"] is None
+    assert doc["hexagram"]["lines"][1]["hidden"]["branch"] == "午"
+    assert doc["use"]["hidden"] and doc["use"]["hidden_positions"] == [2]
+
+
+def test_bare_branch_day():
+    doc = jrun("cast", "--hex", "离", "--day", "申")
+    assert doc["pillars"]["day"] == "申" and doc["xunkong"] is None
+    assert all(l["spirit"] is None for l in doc["hexagram"]["lines"])
+
+
+def test_cast_without_date_uses_now():
+    doc = jrun("cast", "--hex", "乾")
+    assert doc["conventions"]["timezone_source"] == "system" and doc["pillars"]["day"]
+
+
+def test_rich_output_draws_the_chart_top_down():
+    r = run("cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾")
+    assert r.returncode == 0 and r.stderr == b""
+    out = r.stdout.decode()
+    for needle in ("丙午", "己亥", "庚戌", "辛巳", "寅卯", "立冬", "离为火", "乾为天", "▅▅▅▅▅", "▅▅ ▅▅", "×", "世", "应", "螣蛇"):
+        assert needle in out, needle
+    rows = [l for l in out.splitlines() if "▅" in l]
+    assert "兄弟己巳火" in rows[0] and "父母己卯木" in rows[-1]  # 上爻 first
+
+
+def test_traditional_output():
+    out = run("cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾", "--traditional").stdout.decode()
+    assert "離為火" in out and "妻財" in out
+    doc = jrun("cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾", "--traditional")
+    assert doc["hexagram"]["name"] == "離為火" and "schema_version" in doc
+
+
+def test_pillars_command():
+    doc = jrun("pillars", "--date", "2024-02-04T16:30+08:00", quiet=False)
+    assert doc["pillars"]["year"] == "甲辰" and doc["pillars"]["month"] == "丙寅"
+    assert doc["near_jie"]["name"] == "立春" and doc["near_jie"]["seconds"] > 0
+    r = run("pillars", "--date", "2024-02-04T16:30+08:00")
+    assert r.returncode == 0 and b"warning" in r.stderr and "立春".encode() in r.stderr
+
+
+def test_day_start_option():
+    late = "2026-12-02T23:30+08:00"
+    assert jrun("pillars", "--date", late)["pillars"]["day"] == "辛亥"
+    assert jrun("pillars", "--date", late, "--day-start", "0")["pillars"]["day"] == "庚戌"
+
+
+def test_tz_option():
+    doc = jrun("pillars", "--date", "2026-12-02T10:00", "--tz", "America/New_York")
+    assert doc["conventions"]["timezone"] == "America/New_York" and doc["conventions"]["timezone_source"] == "--tz"
+    assert doc["conventions"]["utc"] == "2026-12-02T15:00:00Z"
+
+
+def test_hex_command():
+    doc = jrun("hex", "大畜")
+    assert doc["hexagram"]["palace"] == "艮" and doc["changed_hexagram"] is None
+    assert [x["hidden"]["relative"] for x in doc["hexagram"]["lines"] if x["hidden"]] == ["父母", "子孙"]
+    doc = jrun("hex", "离之乾")
+    assert doc["changed_hexagram"]["short_name"] == "乾"
+    r = run("hex", "既济")
+    assert r.returncode == 0 and "水火既济" in r.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("cast", "--hex", "大"), "大有"),
+        (("cast", "--hex", "离之小"), "小"),
+        (("cast", "--hex", "离", "--moving", "7"), "1-6"),
+        (("cast", "--hex", "离", "--date", "2026-13-40"), "2026-13-40"),
+        (("cast", "--hex", "离", "--month", "13"), "13"),
+        (("cast", "--hex", "离", "--day", "甲丑"), "甲丑"),
+        (("cast", "--hex", "离", "--day", "戊"), "戊"),
+        (("cast", "--hex", "离", "--date", "2026-12-02T10:00+08:00", "--month", "卯"), "not both"),
+        (("cast", "--hex", "离", "--use", "老板"), "老板"),
+        (("cast", "--hex", "离", "--tz", "Mars/Base"), "Mars/Base"),
+        (("cast",), "--hex"),
+        (("cast", "--hex", "离", "--earth", "wood"), "wood"),
+        (("pillars", "--date", "0001-01-01T00:00+00:00"), "range"),
+        (("pillars", "--day-start", "5"), "23"),
+        (("hex", "xyz"), "xyz"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message_and_no_stdout(args, needle):
+    r = run(*args)
+    assert r.returncode == 2, (r.returncode, r.stderr.decode())
+    assert r.stdout == b""
+    err = r.stderr.decode()
+    assert needle in err and "Traceback" not in err
+
+
+def test_json_is_deterministic():
+    a = run("cast", "--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--json").stdout
+    b = run("cast", "--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--json").stdout
+    assert a == b and a.endswith(b"\n")
+
+
+def test_python_dash_m_and_help():
+    r = run("--help")
+    assert r.returncode == 0 and b"cast" in r.stdout
+    for cmd in ("cast", "pillars", "hex"):
+        r = run(cmd, "--help")
+        assert r.returncode == 0 and b"Example" in r.stdout

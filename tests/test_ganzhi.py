@@ -1,0 +1,173 @@
+"""Exhaustive tests of the small tables in ganzhi.py, each against the verse it encodes."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from yimao.errors import NotationError
+from yimao.ganzhi import (
+    BRANCHES,
+    CYCLE,
+    JINSHEN,
+    SANHE,
+    STEMS,
+    TUISHEN,
+    Branch,
+    EarthSchool,
+    Element,
+    GanZhi,
+    Season,
+    Stage,
+    Stem,
+    Vigour,
+    changsheng,
+    chong,
+    hour_stem,
+    is_true_changsheng,
+    liuhai,
+    liuhe,
+    month_stem,
+    sanhe_of,
+    stage,
+    tomb,
+    vigour,
+    xing,
+)
+
+
+def test_cycle_of_sixty():
+    assert len(CYCLE) == 60 and len(set(CYCLE)) == 60
+    assert str(CYCLE[0]) == "甲子" and str(CYCLE[59]) == "癸亥" and str(CYCLE[14]) == "戊寅"
+    for i, gz in enumerate(CYCLE):
+        assert gz.index == i
+        assert GanZhi.parse(str(gz)) is gz
+        assert GanZhi.parse(str(gz) + "日") is gz
+        assert GanZhi.parse(gz.stem.pinyin + "-" + gz.branch.pinyin) is gz
+        assert eval(repr(gz), {"GanZhi": GanZhi}) == gz
+        assert gz.shift(1) is CYCLE[(i + 1) % 60]
+
+
+def test_parity_is_enforced():
+    for s, b in itertools.product(STEMS, BRANCHES):
+        if s.index % 2 != b.index % 2:
+            with pytest.raises(NotationError):
+                GanZhi.parse(s.value + b.value)
+
+
+@pytest.mark.parametrize("bad", ["", "甲", "甲丑", "子甲", "甲子子", "abc"])
+def test_bad_ganzhi(bad):
+    with pytest.raises(NotationError):
+        GanZhi.parse(bad)
+
+
+def test_xunkong_of_each_xun():
+    # 甲子旬空戌亥, 甲戌旬空申酉, 甲申旬空午未, 甲午旬空辰巳, 甲辰旬空寅卯, 甲寅旬空子丑
+    expected = {"甲子": "戌亥", "甲戌": "申酉", "甲申": "午未", "甲午": "辰巳", "甲辰": "寅卯", "甲寅": "子丑"}
+    for gz in CYCLE:
+        head = str(gz.xun)
+        assert "".join(b.value for b in gz.xunkong) == expected[head]
+
+
+def test_elements_generate_and_overcome():
+    assert [e.generates.value for e in Element] == list("火土金水木")
+    assert [e.overcomes.value for e in Element] == list("土金水木火")  # 木克土 火克金 土克水 金克木 水克火
+    for e in Element:
+        assert e.generates.generated_by is e and e.overcomes.overcome_by is e
+
+
+def test_liuhe_liuchong_liuhai_pairs():
+    pairs = lambda f: {frozenset((a.value, b.value)) for a in BRANCHES for b in BRANCHES if a is not b and f(a, b)}
+    assert pairs(liuhe) == {frozenset(p) for p in ("子丑", "寅亥", "卯戌", "辰酉", "巳申", "午未")}
+    assert pairs(chong) == {frozenset(p) for p in ("子午", "丑未", "寅申", "卯酉", "辰戌", "巳亥")}
+    assert pairs(liuhai) == {frozenset(p) for p in ("子未", "丑午", "寅巳", "卯辰", "申亥", "酉戌")}
+
+
+def test_liuhai_is_the_chong_of_the_he():
+    """冲吾之合，则犹夺吾之好 … 子合丑而未冲，所以子未为害."""
+    for a in BRANCHES:
+        partner = next(b for b in BRANCHES if liuhe(a, b))
+        assert liuhai(a, partner.opposite)
+
+
+def test_xing_table_from_the_riding_rule():
+    """巳酉丑而乘申酉戌 … 亥卯未而乘亥子丑，申子辰而乘寅卯辰，寅午戌而乘巳午未矣。乘则刑之."""
+    rides = {"巳酉丑": "申酉戌", "亥卯未": "亥子丑", "申子辰": "寅卯辰", "寅午戌": "巳午未"}
+    for upper, lower in rides.items():
+        for u, l in zip(upper, lower):
+            assert xing(Branch(u), Branch(l))
+    assert sum(xing(a, b) for a in BRANCHES for b in BRANCHES) == 12
+    # 自刑 辰午酉亥
+    assert {b.value for b in BRANCHES if xing(b, b)} == set("辰午酉亥")
+    # 孟党孟刑，仲党仲刑，季党季刑
+    groups = ["寅巳申亥", "卯午酉子", "辰未戌丑"]
+    for a in BRANCHES:
+        for b in BRANCHES:
+            if xing(a, b):
+                assert any(a.value in g and b.value in g for g in groups)
+
+
+def test_sanhe():
+    assert {e.value: "".join(b.value for b in m) for e, m in SANHE.items()} == {
+        "水": "申子辰", "木": "亥卯未", "火": "寅午戌", "金": "巳酉丑"}
+    for e, (start, middle, end) in SANHE.items():
+        assert changsheng(e) is start and stage(e, middle) is Stage.DIWANG and tomb(e) is end
+        assert all(sanhe_of(b) is e for b in (start, middle, end))
+
+
+def test_changsheng_and_stages():
+    assert {e.value: changsheng(e).value for e in Element} == {"木": "亥", "火": "寅", "土": "申", "金": "巳", "水": "申"}
+    assert changsheng(Element.TU, EarthSchool.HUO) is Branch.YIN
+    assert [stage(Element.MU, b).value for b in (Branch.HAI, Branch.ZI, Branch.YIN, Branch.MAO, Branch.WEI, Branch.SHEN)] == [
+        "长生", "沐浴", "临官", "帝旺", "墓", "绝"]
+    for e in Element:
+        assert sorted(stage(e, b).index for b in BRANCHES) == list(range(12))
+
+
+def test_true_changsheng():
+    """五行大生谓之真生，巽鬼革鬼非大生."""
+    assert {e.value for e in Element if is_true_changsheng(e)} == {"木", "火", "水"}
+
+
+def test_jin_tui_shen():
+    assert {a.value + b.value for a, b in JINSHEN.items()} == {"亥子", "寅卯", "巳午", "申酉", "丑辰", "辰未", "未戌", "戌丑"}
+    for a, b in JINSHEN.items():
+        assert TUISHEN[b] is a and a.element is b.element
+
+
+def test_vigour():
+    # 寅月: 木旺 火相 水休 金囚 土死
+    assert {e.value: vigour(e, Branch.YIN).value for e in Element} == {"木": "旺", "火": "相", "水": "休", "金": "囚", "土": "死"}
+    assert vigour(Element.TU, Branch.XU) is Vigour.WANG and vigour(Element.JIN, Branch.XU) is Vigour.XIANG
+
+
+def test_month_stems_five_tigers():
+    """甲己之年丙作首，乙庚之岁戊为头，丙辛必定寻庚起，丁壬壬位顺行流，戊癸甲寅好追求."""
+    assert [month_stem(s, Branch.YIN).value for s in STEMS[:5]] == list("丙戊庚壬甲")
+    assert all(month_stem(s, Branch.YIN) is month_stem(STEMS[s.index + 5], Branch.YIN) for s in STEMS[:5])
+    assert month_stem(Stem.JIA, Branch.CHOU) is Stem.DING  # the 12th month of a 甲 year is 丁丑
+
+
+def test_hour_stems_five_rats():
+    """甲己还加甲，乙庚丙作初，丙辛从戊起，丁壬庚子居，戊癸何方发，壬子是真途."""
+    assert [hour_stem(s, Branch.ZI).value for s in STEMS[:5]] == list("甲丙戊庚壬")
+    assert hour_stem(Stem.JIA, Branch.WU) is Stem.GENG
+
+
+def test_seasons_and_month_numbers():
+    assert "".join(Season.of(b).value for b in BRANCHES) == "冬冬春春春夏夏夏秋秋秋冬"
+    for n in range(1, 13):
+        assert Branch.from_month_number(n).month_number == n
+    assert Branch.from_month_number(1) is Branch.YIN and Branch.from_month_number(3) is Branch.CHEN
+    with pytest.raises(NotationError):
+        Branch.from_month_number(13)
+
+
+def test_stem_and_branch_parse():
+    for s in STEMS:
+        assert Stem.parse(s.value) is s and Stem.parse(s.pinyin) is s
+    for b in BRANCHES:
+        assert Branch.parse(b.value) is b and Branch.parse(b.pinyin.upper()) is b
+    with pytest.raises(NotationError):
+        Branch.parse("甲")
