@@ -94,39 +94,6 @@ EarthOpt = Annotated[
 ]
 
 
-def _earth(value: str):
-    from yimao.ganzhi import EarthSchool
-
-    v = value.strip().lower()
-    if v in ("shui", "水", "申", "水土同宫", "水土"):
-        return EarthSchool.SHUI
-    if v in ("huo", "火", "寅", "火土同宫", "火土"):
-        return EarthSchool.HUO
-    raise NotationError(f"unknown --earth {value!r}", value, ("shui", "huo"))
-
-
-def _pillars(date, tz, day_start, year, month, day, hour, *, default_now: bool = True):
-    """Pillars from --date (or now), or from the pillars the user states; never both."""
-    from yimao import pillars as P
-
-    given = any(v is not None for v in (year, month, day, hour))
-    if date is not None and given:
-        raise NotationError(
-            "give either --date or pillars (--year/--month/--day/--hour), not both",
-            date,
-            ("--date 2026-12-02T10:00+08:00", "--month 卯 --day 戊寅"),
-        )
-    if given:
-        return P.pillars_given(year, month, day, hour)
-    if date is not None:
-        moment, label, source = P.parse_moment(date, tz)
-    elif default_now:
-        moment, label, source = P.now(tz)
-    else:
-        return P.FourPillars()
-    return P.pillars_at(moment, day_start, tz_name=label, tz_source=source)
-
-
 def _warn_near_jie(p) -> None:
     ctx = p.context
     if ctx is not None and ctx.near_jie is not None:
@@ -161,41 +128,19 @@ def cast(
     Example: yimao cast --hex 大畜之离 --month 卯 --day 戊寅 --use 父
     """
     with _guard():
-        from yimao.chart import build_chart, resolve_use
-        from yimao.hexagram import Cast
+        from yimao import pipeline
 
         if hex is None:
             raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
-        the_cast = Cast.parse(hex, moving)
-        school = _earth(earth)
-        p = _pillars(date, tz, day_start, year, month, day, hour)
-        chart = build_chart(the_cast, p, school)
-        use_info = resolve_use(chart, use) if use else None
-        use_doc = None
-        use_note = None
-        if use_info is not None:
-            use_doc = {
-                "spec": use_info.spec,
-                "relative": use_info.relative.value if use_info.relative else None,
-                "positions": list(use_info.positions),
-                "hidden": use_info.is_hidden,
-                "hidden_positions": list(use_info.hidden_positions),
-            }
-            if use_info.is_hidden:
-                use_note = f"用神 {use_info.spec} 不上卦: 取伏神 (爻 {','.join(map(str, use_info.hidden_positions))})"
-            elif not use_info.positions:
-                use_note = f"用神 {use_info.spec}: 不现"
-            else:
-                use_note = f"用神 {use_info.spec}: 爻 {','.join(map(str, use_info.positions))}"
-        _warn_near_jie(p)
+        req = pipeline.CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
+        reading = pipeline.read(req)
+        _warn_near_jie(reading.chart.pillars)
         if json:
-            from yimao.serialize import chart_to_dict
-
-            _write_json(chart_to_dict(chart, use=use_doc), traditional)
+            _write_json(pipeline.document(reading), traditional)
             return
-        from yimao.render import make_console, render_cast
+        from yimao.render import make_console, render_reading
 
-        render_cast(chart, make_console(), traditional=traditional, explain=explain, use_note=use_note)
+        render_reading(reading, make_console(), traditional=traditional, explain=explain)
 
 
 @app.command()
@@ -211,7 +156,9 @@ def pillars(
     Example: yimao pillars --date 2024-02-04T16:30+08:00
     """
     with _guard():
-        p = _pillars(date, tz, day_start, None, None, None, None)
+        from yimao.pipeline import resolve_pillars
+
+        p = resolve_pillars(date, tz, day_start, None, None, None, None)
         _warn_near_jie(p)
         if json:
             from yimao.serialize import SCHEMA_VERSION, calendar_to_dict
@@ -260,6 +207,56 @@ def hex_(
             console.print(chart_table(build_chart(c), _Script(traditional)))
         else:
             render_hexagram(c.hexagram, console, traditional)
+
+
+@app.command()
+def text(
+    query: Annotated[Optional[str], typer.Argument(help="A passage id (6.07), a rule (局会, 三刑), a star (天医) or a phrase. None: list all passages.")] = None,
+    traditional: TradOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """The text of 《易冒》 volume 6: original and modern rendering, side by side.
+
+    Example: yimao text 天医
+    """
+    with _guard():
+        from yimao import texts
+
+        if query is None:
+            ps = texts.passages()
+            if json:
+                _write_json(
+                    {"schema_version": 1, "query": None, "passages": [{"id": p.id, "first_words": p.first_words} for p in ps]},
+                    traditional,
+                )
+                return
+            from yimao.render import make_console, render_passage_list
+
+            render_passage_list(ps, make_console(), traditional)
+            return
+        found = texts.search(query)
+        if not found:
+            from yimao.errors import UnknownNameError
+
+            raise UnknownNameError(
+                f"no passage of volume 6 matches {query!r}", query, tuple(texts.RULE_PASSAGES) + ("6.01", "天医")
+            )
+        if json:
+            _write_json(
+                {
+                    "schema_version": 1,
+                    "query": query,
+                    "passages": [
+                        {"id": p.id, "number": p.number, "original": p.original, "vernacular": p.vernacular, "notes": list(p.notes)}
+                        for p in found
+                    ],
+                },
+                traditional,
+            )
+            return
+        from yimao.render import make_console, render_passages
+
+        render_passages(found, make_console(), query, traditional)
 
 
 def main() -> None:

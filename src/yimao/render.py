@@ -206,3 +206,133 @@ def render_cast(
     parts.append(Text("   ".join(notes), style="dim"))
     parts.extend(sections)
     console.print(Group(*parts))
+
+
+# --- a full reading: chart, findings, stars ------------------------------------------------
+
+RULE_ORDER = ("助鬼伤身", "局会", "三刑", "墓开", "六害")
+
+
+def _quote_lines(text: Sequence[Any], tr: Callable[[str], str], explain: bool, dim: bool) -> list[Text]:
+    out = []
+    for q in text:
+        line = Text("    「", style="dim")
+        line.append(tr(q.original), style="dim italic" if dim else "italic")
+        line.append(f"」 {q.passage}", style="dim")
+        out.append(line)
+        if explain:
+            out.append(Text(f"      {tr(q.vernacular)}", style="dim"))
+    return out
+
+
+def _member_text(m: Any, tr: Callable[[str], str]) -> str:
+    where = f"{m.source.value}{m.position}" if m.position else m.source.value
+    role = f"{m.role}:" if m.role else ""
+    return tr(f"{role}{m.branch.value}({where})")
+
+
+def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain: bool) -> list[Any]:
+    parts: list[Any] = []
+    rules = list(dict.fromkeys([*RULE_ORDER, *(f.rule for f in findings)]))
+    for rule in rules:
+        group = [f for f in findings if f.rule == rule]
+        if not group:
+            continue
+        group.sort(key=lambda f: not f.holds)  # what holds first, then near misses
+        body: list[Any] = []
+        for f in group:
+            mark = Text("✔ " if f.holds else "✘ ", style="bold green" if f.holds else "dim")
+            head = Text.assemble(mark)
+            label = " ".join(
+                x for x in (f.kind, f"{f.element.value}局" if (f.element and rule == "局会") else (f.element.value if f.element else None), f.relative.value if f.relative else None) if x
+            )
+            head.append(tr(label or rule), style="bold" if f.holds else "dim")
+            if f.lines:
+                head.append(f"  爻 {','.join(map(str, f.lines))}", style="" if f.holds else "dim")
+            if f.members:
+                head.append("  " + " ".join(_member_text(m, tr) for m in f.members), style="cyan" if f.holds else "dim")
+            body.append(head)
+            for r in f.reasons:
+                body.append(Text(f"    {tr(r)}", style="" if f.holds else "dim"))
+            body.extend(_quote_lines(f.text, tr, explain, dim=not f.holds))
+        parts.append(Panel(Group(*body), title=tr(rule), title_align="left", box=box.ROUNDED))
+    return parts
+
+
+def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool) -> list[Any]:
+    if not stars:
+        return []
+    active = [s for s in stars if s.active]
+    dormant = [s for s in stars if not s.active and s.line_positions]
+    absent = [s for s in stars if not s.line_positions]
+    body: list[Any] = []
+    for s in active:
+        head = Text("★ ", style="bold yellow")
+        head.append(tr(s.star.name), style="bold")
+        head.append(f" {tr(s.star.nature)}  ", style="")
+        head.append(tr(" ".join(s.positions)) + "  ", style="cyan")
+        head.append(tr(s.where_text()), style="")
+        if s.star.topics:
+            head.append("  " + tr("/".join(s.star.topics)), style="dim")
+        body.append(head)
+        body.extend(_quote_lines(s.star.quotes[:1], tr, explain, dim=False))
+    if dormant:
+        t = Text("静 ", style="dim")
+        t.append(tr("  ".join(f"{s.star.name}({s.where_text()})" for s in dormant)), style="dim")
+        body.append(t)
+    if absent:
+        t = Text("不上卦 ", style="dim")
+        t.append(tr("  ".join(f"{s.star.name}{''.join(s.positions)}" for s in absent if s.positions)), style="dim")
+        body.append(t)
+    return [Panel(Group(*body), title=tr("神煞 (各伺其动)"), title_align="left", box=box.ROUNDED)]
+
+
+def render_reading(reading: Any, console: Console, *, traditional: bool = False, explain: bool = False) -> None:
+    from yimao.pipeline import use_note
+
+    tr = _Script(traditional)
+    chart = reading.chart
+    line_stars: dict[int, list[str]] = {}
+    for s in reading.stars:
+        for pos in s.line_positions:
+            line_stars.setdefault(pos, []).append(s.star.name)
+    sections = findings_sections(reading.findings, tr, explain) + stars_section(reading.stars, tr, explain)
+    render_cast(
+        chart,
+        console,
+        traditional=traditional,
+        explain=explain,
+        use_note=use_note(reading.use),
+        sections=sections,
+        line_stars=line_stars or None,
+    )
+
+
+# --- the book ------------------------------------------------------------------------------
+
+
+def render_passage_list(passages: Sequence[Any], console: Console, traditional: bool = False) -> None:
+    tr = _Script(traditional)
+    table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六"), title_justify="left", pad_edge=False)
+    table.add_column("id", style="bold")
+    table.add_column(tr("起句"))
+    for p in passages:
+        table.add_row(p.id, tr(p.first_words) + "…")
+    console.print(table)
+
+
+def render_passages(passages: Sequence[Any], console: Console, query: str, traditional: bool = False) -> None:
+    tr = _Script(traditional)
+    for p in passages:
+        table = Table(box=box.ROUNDED, show_header=True, expand=True, title=f"{p.id}", title_justify="left")
+        table.add_column(tr("原文"), ratio=1, overflow="fold")
+        table.add_column(tr("白话"), ratio=1, style="dim", overflow="fold")
+        table.add_row(_highlight(tr(p.original), tr(query)), _highlight(tr(p.vernacular), tr(query)))
+        console.print(table)
+
+
+def _highlight(text: str, query: str) -> Text:
+    t = Text(text)
+    if query:
+        t.highlight_words([query], style="bold yellow")
+    return t

@@ -84,10 +84,29 @@ def quote(original: str, vernacular: str | None = None) -> Quote:
     raise AssertionError(f"not a verbatim quote of volume {VOLUME}: {original!r}")
 
 
+# The rules of the first half, by the passages that state them.
+RULE_PASSAGES = {
+    "助鬼伤身": ("6.01", "6.02", "6.03", "6.04"),
+    "局会": ("6.05", "6.06", "6.07"),
+    "三刑": ("6.08", "6.09", "6.10"),
+    "墓开": ("6.10",),
+    "六害": ("6.11", "6.12"),
+    "神煞": tuple(f"6.{n:02d}" for n in range(13, 57)),
+}
+
+
 def search(query: str) -> tuple[Passage, ...]:
-    """Passages by id, or containing the phrase in the original or the rendering."""
-    q = query.strip()
-    by_id = [p for p in passages() if q in (p.id, str(p.number))]
+    """Passages by id ("6.07" or "7"), by rule name (局会, 三刑 …), or containing the phrase in the
+    original or the rendering (traditional characters are accepted)."""
+    from yimao.script import to_simplified
+
+    q = to_simplified(query.strip())
+    if not q:
+        return ()
+    by_id = [p for p in passages() if q in (p.id, str(p.number), p.id.removeprefix(f"{VOLUME}."))]
     if by_id:
         return tuple(by_id)
+    if q in RULE_PASSAGES:
+        ids = RULE_PASSAGES[q]
+        return tuple(p for p in passages() if p.id in ids)
     return tuple(p for p in passages() if q in p.original or q in p.vernacular)

@@ -1,0 +1,175 @@
+"""From a request (the options of `yimao cast`, or one line of `yimao batch`) to a reading.
+
+One path for both, so that a batch line gives exactly the document `yimao cast --json` gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from yimao.chart import Chart, Use, build_chart, resolve_use
+from yimao.errors import NotationError
+from yimao.ganzhi import EarthSchool
+from yimao.hexagram import Cast
+from yimao.pillars import FourPillars, now, parse_moment, pillars_at, pillars_given
+
+
+@dataclass(frozen=True, slots=True)
+class CastRequest:
+    hex: str
+    moving: str | None = None
+    date: str | None = None
+    tz: str | None = None
+    day_start: int = 23
+    year: str | None = None
+    month: str | None = None
+    day: str | None = None
+    hour: str | None = None
+    use: str | None = None
+    topic: str | None = None
+    earth: str = "shui"
+
+    @staticmethod
+    def from_mapping(d: Mapping[str, Any]) -> CastRequest:
+        """A request from a JSON object; unknown keys and wrong types are errors naming the valid ones."""
+        names = {f.name for f in fields(CastRequest)}
+        unknown = sorted(set(d) - names)
+        if unknown:
+            raise NotationError(f"unknown request key(s): {', '.join(map(repr, unknown))}", unknown[0], sorted(names))
+        if "hex" not in d:
+            raise NotationError("missing key 'hex'", None, ("hex",))
+        kwargs: dict[str, Any] = {}
+        for f in fields(CastRequest):
+            if f.name not in d or d[f.name] is None:
+                continue
+            v = d[f.name]
+            if f.name == "day_start":
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise NotationError(f"day_start must be 23 or 0, got {v!r}", v, ("23", "0"))
+            elif f.name == "moving" and isinstance(v, list):
+                if not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+                    raise NotationError(f"moving must be a list of line numbers 1-6, got {v!r}", v, ("[2, 5]",))
+                v = ",".join(map(str, v))
+            elif f.name in ("month", "year") and isinstance(v, int) and not isinstance(v, bool):
+                v = str(v)
+            elif not isinstance(v, str):
+                raise NotationError(f"{f.name} must be a string, got {type(v).__name__}", v)
+            kwargs[f.name] = v
+        return CastRequest(**kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    chart: Chart
+    use: Use | None
+    findings: tuple[Any, ...]
+    stars: tuple[Any, ...]
+    topic: str | None
+
+
+def earth_school(value: str) -> EarthSchool:
+    v = value.strip().lower()
+    if v in ("shui", "水", "申", "水土同宫", "水土"):
+        return EarthSchool.SHUI
+    if v in ("huo", "火", "寅", "火土同宫", "火土"):
+        return EarthSchool.HUO
+    raise NotationError(f"unknown --earth {value!r}", value, ("shui", "huo"))
+
+
+def resolve_pillars(
+    date: str | None,
+    tz: str | None,
+    day_start: int,
+    year: str | None,
+    month: str | None,
+    day: str | None,
+    hour: str | None,
+    *,
+    default_now: bool = True,
+) -> FourPillars:
+    """Pillars from a date (or now), or from the pillars the user states; never both."""
+    given = any(v is not None for v in (year, month, day, hour))
+    if date is not None and given:
+        raise NotationError(
+            "give either --date or pillars (--year/--month/--day/--hour), not both",
+            date,
+            ("--date 2026-12-02T10:00+08:00", "--month 卯 --day 戊寅"),
+        )
+    if given:
+        return pillars_given(year, month, day, hour)
+    if date is not None:
+        moment, label, source = parse_moment(date, tz)
+    elif default_now:
+        moment, label, source = now(tz)
+    else:
+        return FourPillars()
+    return pillars_at(moment, day_start, tz_name=label, tz_source=source)
+
+
+def read(req: CastRequest) -> Reading:
+    the_cast = Cast.parse(req.hex, req.moving)
+    school = earth_school(req.earth)
+    p = resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
+    chart = build_chart(the_cast, p, school)
+    use = resolve_use(chart, req.use) if req.use else None
+    findings = _analyse(chart, use)
+    stars = _stars(chart, use, req.topic)
+    return Reading(chart, use, findings, stars, req.topic)
+
+
+def _analyse(chart: Chart, use: Use | None) -> tuple[Any, ...]:
+    try:
+        from yimao.analysis.run import analyse
+    except ImportError:  # the rules are not installed in this build
+        return ()
+    return analyse(chart, use)
+
+
+def _stars(chart: Chart, use: Use | None, topic: str | None) -> tuple[Any, ...]:
+    try:
+        from yimao.stars.place import place_stars
+    except ImportError:
+        return ()
+    return place_stars(chart, use=use, topic=topic)
+
+
+def use_to_dict(use: Use | None) -> dict[str, Any] | None:
+    if use is None:
+        return None
+    return {
+        "spec": use.spec,
+        "relative": use.relative.value if use.relative else None,
+        "positions": list(use.positions),
+        "hidden": use.is_hidden,
+        "hidden_positions": list(use.hidden_positions),
+    }
+
+
+def use_note(use: Use | None) -> str | None:
+    if use is None:
+        return None
+    if use.is_hidden:
+        return f"用神 {use.spec} 不上卦: 取伏神 (爻 {','.join(map(str, use.hidden_positions))})"
+    if not use.positions:
+        return f"用神 {use.spec}: 不现"
+    return f"用神 {use.spec}: 爻 {','.join(map(str, use.positions))}"
+
+
+def document(reading: Reading) -> dict[str, Any]:
+    from yimao.serialize import chart_to_dict
+
+    line_stars: dict[int, list[str]] = {}
+    star_docs = []
+    for s in reading.stars:
+        star_docs.append(s.to_dict())
+        for pos in s.line_positions:
+            line_stars.setdefault(pos, []).append(s.star.id)
+    return chart_to_dict(
+        reading.chart,
+        findings=[f.to_dict() for f in reading.findings],
+        stars=star_docs,
+        line_stars=line_stars,
+        use=use_to_dict(reading.use),
+    )
