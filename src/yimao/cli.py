@@ -65,6 +65,69 @@ def _write_json(doc: dict, traditional: bool = False) -> None:
     sys.stdout.flush()
 
 
+# --- dynamic completion of values ---------------------------------------------------------------
+
+
+def _complete_hex(incomplete: str) -> list[str]:
+    from yimao.hexagram import HEXAGRAMS
+
+    left, sep, right = incomplete.partition("之")
+    names = [h.short_name for h in HEXAGRAMS] + [h.name for h in HEXAGRAMS]
+    if sep:
+        return [f"{left}之{n}" for n in names if n.startswith(right)]
+    return [n for n in names if n.startswith(incomplete)]
+
+
+def _complete_use(incomplete: str) -> list[str]:
+    return [c for c in ("官鬼", "妻财", "父母", "兄弟", "子孙", "世", "应", "1", "2", "3", "4", "5", "6") if c.startswith(incomplete)]
+
+
+def _complete_month(incomplete: str) -> list[str]:
+    return [c for c in ("寅", "卯", "辰", "巳", "午", "未", "申", "酉", "戌", "亥", "子", "丑", *map(str, range(1, 13))) if c.startswith(incomplete)]
+
+
+def _complete_branch(incomplete: str) -> list[str]:
+    return [c for c in "子丑寅卯辰巳午未申酉戌亥" if c.startswith(incomplete)]
+
+
+def _complete_ganzhi(incomplete: str) -> list[str]:
+    from yimao.ganzhi import CYCLE
+
+    return [str(g) for g in CYCLE if str(g).startswith(incomplete)] + [c for c in "子丑寅卯辰巳午未申酉戌亥" if c.startswith(incomplete) and incomplete]
+
+
+def _complete_star(incomplete: str) -> list[str]:
+    try:
+        from yimao.stars.catalogue import catalogue
+    except ImportError:
+        return []
+    names = []
+    for star in catalogue().stars:
+        names.append(star.name)
+        names.extend(star.aliases)
+    return sorted({n for n in names if n.startswith(incomplete)})
+
+
+def _complete_topic(incomplete: str) -> list[str]:
+    try:
+        from yimao.stars.catalogue import catalogue
+    except ImportError:
+        return []
+    return sorted({t for star in catalogue().stars for t in star.topics if t.startswith(incomplete)})
+
+
+SHELLS = ("bash", "zsh", "fish", "powershell")
+
+
+def completion_script(shell: str) -> str:
+    """The completion script of a shell, generated from this app by Typer."""
+    from typer._completion_shared import get_completion_script
+
+    if shell not in SHELLS:
+        raise NotationError(f"unknown shell {shell!r}", shell, SHELLS)
+    return get_completion_script(prog_name="yimao", complete_var="_YIMAO_COMPLETE", shell=shell) + "\n"
+
+
 # --- shared options -----------------------------------------------------------------------------
 
 DateOpt = Annotated[
@@ -81,12 +144,12 @@ DayStartOpt = Annotated[
         help="23 (default): the day changes at 23:00 (子初换日). 0: 晚子时, the day changes at midnight (the 子 hour's stem still comes from the next day).",
     ),
 ]
-YearOpt = Annotated[Optional[str], typer.Option("--year", help="Year pillar instead of a date: 丙午 or 午.")]
+YearOpt = Annotated[Optional[str], typer.Option("--year", autocompletion=_complete_ganzhi, help="Year pillar instead of a date: 丙午 or 午.")]
 MonthOpt = Annotated[
-    Optional[str], typer.Option("--month", help="Month (月建) instead of a date: 1-12 (1 = 寅 正月), 卯, 卯月, 二月, or 己卯. Example: --month 卯")
+    Optional[str], typer.Option("--month", autocompletion=_complete_month, help="Month (月建) instead of a date: 1-12 (1 = 寅 正月), 卯, 卯月, 二月, or 己卯. Example: --month 卯")
 ]
-DayOpt = Annotated[Optional[str], typer.Option("--day", help="Day pillar instead of a date: 戊寅, 戊寅日, or a bare branch 申 as the book gives it.")]
-HourOpt = Annotated[Optional[str], typer.Option("--hour", help="Hour instead of a date: 午 or 庚午.")]
+DayOpt = Annotated[Optional[str], typer.Option("--day", autocompletion=_complete_ganzhi, help="Day pillar instead of a date: 戊寅, 戊寅日, or a bare branch 申 as the book gives it.")]
+HourOpt = Annotated[Optional[str], typer.Option("--hour", autocompletion=_complete_branch, help="Hour instead of a date: 午 or 庚午.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON document (schema_version 1) instead of tables.")]
 TradOpt = Annotated[bool, typer.Option("--traditional", "-t", help="Traditional characters (繁體) in the output.")]
 EarthOpt = Annotated[
@@ -106,7 +169,7 @@ def _warn_near_jie(p) -> None:
 
 @app.command()
 def cast(
-    hex: Annotated[Optional[str], typer.Option("--hex", "-x", help="The cast: 离之乾, 798788 (coins 6-9, bottom first), 101101 --moving 2,5, or a name 离/離/离为火/䷝.")] = None,
+    hex: Annotated[Optional[str], typer.Option("--hex", "-x", autocompletion=_complete_hex, help="The cast: 离之乾, 798788 (coins 6-9, bottom first), 101101 --moving 2,5, or a name 离/離/离为火/䷝.")] = None,
     moving: Annotated[Optional[str], typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1) for a name or bits: 2,5")] = None,
     date: DateOpt = None,
     tz: TzOpt = None,
@@ -115,8 +178,8 @@ def cast(
     month: MonthOpt = None,
     day: DayOpt = None,
     hour: HourOpt = None,
-    use: Annotated[Optional[str], typer.Option("--use", "-u", help="用神: 官鬼/官, 妻财/财, 父母/父, 兄弟/兄, 子孙/子/孙, 世, 应, or a line 1-6.")] = None,
-    topic: Annotated[Optional[str], typer.Option("--topic", help="The kind of question (婚姻, 出行, 疾病 …): keeps the stars of that kind.")] = None,
+    use: Annotated[Optional[str], typer.Option("--use", "-u", autocompletion=_complete_use, help="用神: 官鬼/官, 妻财/财, 父母/父, 兄弟/兄, 子孙/子/孙, 世, 应, or a line 1-6.")] = None,
+    topic: Annotated[Optional[str], typer.Option("--topic", autocompletion=_complete_topic, help="The kind of question (婚姻, 出行, 疾病 …): keeps the stars of that kind.")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Add the modern rendering beside each quote of the book.")] = False,
     earth: EarthOpt = "shui",
     traditional: TradOpt = False,
@@ -172,7 +235,7 @@ def pillars(
 
 @app.command("hex")
 def hex_(
-    spec: Annotated[str, typer.Argument(help="A hexagram or cast: 既济, 水火既济, 既濟, ䷾, 101010, 离之乾, 798788.")],
+    spec: Annotated[str, typer.Argument(autocompletion=_complete_hex, help="A hexagram or cast: 既济, 水火既济, 既濟, ䷾, 101010, 离之乾, 798788.")],
     moving: Annotated[Optional[str], typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1): 2,5")] = None,
     traditional: TradOpt = False,
     json: JsonOpt = False,
@@ -259,9 +322,25 @@ def text(
         render_passages(found, make_console(), query, traditional)
 
 
+@app.command()
+def completion(
+    shell: Annotated[str, typer.Argument(help="bash, zsh, fish or powershell.")],
+) -> None:
+    """Print the shell completion script (completes commands, options, hexagram and star names).
+
+    Example: yimao completion bash > ~/.local/share/bash-completion/completions/yimao
+    """
+    with _guard():
+        sys.stdout.write(completion_script(shell.strip().lower()))
+
+
 def main() -> None:
+    if "_YIMAO_COMPLETE" in os.environ:
+        from typer.completion import completion_init
+
+        completion_init()  # Typer's shell classes, PowerShell included
     try:
-        app()
+        app(prog_name="yimao")
     except KeyboardInterrupt:
         _err("interrupted")
         sys.exit(130)

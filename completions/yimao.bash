@@ -1,0 +1,10 @@
+_yimao_completion() {
+    local IFS=$'
+'
+    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \
+                   COMP_CWORD=$COMP_CWORD \
+                   _YIMAO_COMPLETE=complete_bash $1 ) )
+    return 0
+}
+
+complete -o default -F _yimao_completion yimao

@@ -1,0 +1,1 @@
+complete --command yimao --no-files --arguments "(env _YIMAO_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) yimao)" --condition "env _YIMAO_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) yimao"
