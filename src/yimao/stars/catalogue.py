@@ -1,0 +1,264 @@
+"""The star catalogue: `data/stars.toml` validated at load into frozen values.
+
+Most stars are declarative tables over their basis (month, season, the month's 三合, day stem,
+day 干支, year branch, month×hour, year×month). Each carries its verbatim quotes from volume 6
+(checked at load against the shipped text) and its variant readings. The file's header
+documents the format; docs/stars.md documents each derivation.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from yimao.errors import CatalogueError, UnknownNameError
+from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi, Stem
+from yimao.script import to_simplified, to_traditional
+from yimao.texts import Quote, quote
+
+BASES = ("month", "season", "month_sanhe", "day_stem", "day_ganzhi", "year_branch", "month_hour", "year_month", "none")
+KINDS = ("branch", "stem", "direction", "ganzhi", "none")
+
+# 坎子, 艮丑寅, 震卯, 巽辰巳, 离午, 坤未申, 兑酉, 乾戌亥; 中宫 and 天上 cover no branch.
+DIRECTION_BRANCHES: dict[str, tuple[Branch, ...]] = {
+    "坎": (Branch.ZI,),
+    "艮": (Branch.CHOU, Branch.YIN),
+    "震": (Branch.MAO,),
+    "巽": (Branch.CHEN, Branch.SI),
+    "离": (Branch.WU,),
+    "坤": (Branch.WEI, Branch.SHEN),
+    "兑": (Branch.YOU,),
+    "乾": (Branch.XU, Branch.HAI),
+    "中宫": (),
+    "天上": (),
+}
+
+_BRANCH_KEYS = tuple(b.value for b in BRANCHES)
+_MONTH_KEYS = tuple(Branch.from_month_number(n).value for n in range(1, 13))
+_STEM_KEYS = tuple(s.value for s in STEMS)
+_GZ_KEYS = tuple(str(g) for g in CYCLE)
+
+
+def basis_keys(basis: str) -> tuple[str, ...]:
+    return {
+        "month": _MONTH_KEYS,
+        "season": _MONTH_KEYS,
+        "month_sanhe": _MONTH_KEYS,
+        "month_hour": _MONTH_KEYS,
+        "day_stem": _STEM_KEYS,
+        "day_ganzhi": _GZ_KEYS,
+        "year_branch": _BRANCH_KEYS,
+        "year_month": _BRANCH_KEYS,
+        "none": (),
+    }[basis]
+
+
+def position_kind(s: str) -> str:
+    """branch, stem, direction or ganzhi: the four sets of position strings are disjoint."""
+    if s in _BRANCH_KEYS:
+        return "branch"
+    if s in _STEM_KEYS:
+        return "stem"
+    if s in DIRECTION_BRANCHES:
+        return "direction"
+    if s in _GZ_KEYS:
+        return "ganzhi"
+    raise CatalogueError(f"not a position: {s!r}", s)
+
+
+Table = dict[str, Any]  # key → tuple[str, ...], or key → {key → tuple[str, ...]} for two-key bases
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    reading: str
+    reason: str
+    quotes: tuple[Quote, ...]
+    table: Table
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Star:
+    id: str
+    name: str
+    traditional: str
+    aliases: tuple[str, ...]
+    group: str
+    order: int
+    basis: str
+    kind: str
+    nature: str
+    topics: tuple[str, ...]
+    rule: str
+    quotes: tuple[Quote, ...]
+    notes: tuple[str, ...]
+    table: Table
+    variants: tuple[Variant, ...]
+
+    @property
+    def quote(self) -> Quote | None:
+        """The defining sentence: the first quote naming the star, else the first quote."""
+        for q in self.quotes:
+            if self.name in q.original or any(a in q.original for a in self.aliases):
+                return q
+        return self.quotes[0] if self.quotes else None
+
+    @property
+    def placed(self) -> bool:
+        """False for stars the book names without a rule (no positions)."""
+        return self.basis != "none"
+
+    def lookup(self, table: Table, month: str | None, day: str | None, year: str | None, hour: str | None) -> tuple[str, ...] | None:
+        """Positions for the given basis values (strings), or None when the basis is not known."""
+        b = self.basis
+        if b in ("month", "season", "month_sanhe"):
+            return table[month] if month else None
+        if b == "day_stem":
+            return table[day[0]] if day and day[0] in _STEM_KEYS else None
+        if b == "day_ganzhi":
+            return table[day] if day and len(day) == 2 else None
+        if b == "year_branch":
+            return table[year] if year else None
+        if b == "month_hour":
+            return table[month][hour] if month and hour else None
+        if b == "year_month":
+            return table[year][month] if year and month else None
+        return None
+
+    def __repr__(self) -> str:
+        return f"<Star {self.id} {self.name}>"
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    stars: tuple[Star, ...]
+    by_id: dict[str, Star]
+    by_name: dict[str, tuple[Star, ...]]
+    topics: tuple[str, ...]
+
+    def find(self, name: str) -> tuple[Star, ...]:
+        """Every star a name (id, simplified or traditional name, alias) may mean; () if none."""
+        n = to_simplified(name.strip())
+        if n in self.by_id:
+            return (self.by_id[n],)
+        return self.by_name.get(n, ())
+
+    def get(self, name: str) -> Star:
+        """The one star a name means; an error listing the candidates or the closest names otherwise."""
+        found = self.find(name)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise UnknownNameError(
+                f"{name!r} names {len(found)} stars in volume 6; choose one by id",
+                name,
+                tuple(f"{s.id:<20} {s.name} ({s.group}): {s.rule}" for s in found),
+                ambiguous=True,
+            )
+        raise UnknownNameError(f"unknown star: {name!r}", name, self.closest(name))
+
+    def closest(self, name: str) -> tuple[str, ...]:
+        n = to_simplified(name.strip())
+        names = list(self.by_name)
+        hits = [k for k in names if n and (n in k or k in n)]
+        hits += difflib.get_close_matches(n, names, n=6, cutoff=0.4)
+        hits += difflib.get_close_matches(n.lower(), list(self.by_id), n=3, cutoff=0.6)
+        return tuple(dict.fromkeys(hits))[:8] or ("天医", "天德", "驿马")
+
+
+def _table(raw: Any, basis: str, where: str) -> Table:
+    keys = basis_keys(basis)
+    if not isinstance(raw, dict) or set(raw) != set(keys):
+        missing = sorted(set(keys) - set(raw or {}))
+        raise CatalogueError(f"{where}: positions must cover the whole basis {basis} (missing {missing})", where)
+    out: Table = {}
+    for k in keys:
+        v = raw[k]
+        if basis in ("month_hour", "year_month"):
+            inner_keys = _BRANCH_KEYS if basis == "month_hour" else _MONTH_KEYS
+            if not isinstance(v, dict) or set(v) != set(inner_keys):
+                raise CatalogueError(f"{where}: positions[{k}] must cover all 12 branches", where)
+            out[k] = {ik: _positions(v[ik], f"{where}[{k}][{ik}]") for ik in inner_keys}
+        else:
+            out[k] = _positions(v, f"{where}[{k}]")
+    return out
+
+
+def _positions(v: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(v, list):
+        raise CatalogueError(f"{where}: a list of positions expected", where)
+    for s in v:
+        position_kind(s)
+    return tuple(v)
+
+
+def _quotes(raw: list[str], where: str) -> tuple[Quote, ...]:
+    try:
+        return tuple(quote(q) for q in raw)
+    except AssertionError as e:
+        raise CatalogueError(f"{where}: {e}", where) from None
+
+
+@cache
+def catalogue() -> Catalogue:
+    data = tomllib.loads(resources.files("yimao.data").joinpath("stars.toml").read_text(encoding="utf-8"))
+    stars = []
+    for raw in data["star"]:
+        sid = raw["id"]
+        basis = raw["basis"]
+        if basis not in BASES or raw["kind"] not in KINDS:
+            raise CatalogueError(f"{sid}: bad basis or kind", sid)
+        table = _table(raw.get("positions"), basis, sid) if basis != "none" else {}
+        variants = tuple(
+            Variant(v["reading"], v.get("reason", ""), _quotes(v.get("quotes", []), sid), _table(v["positions"], basis, f"{sid} variant"))
+            for v in raw.get("variants", [])
+            if basis != "none"
+        )
+        stars.append(
+            Star(
+                id=sid,
+                name=raw["name"],
+                traditional=raw.get("traditional") or to_traditional(raw["name"]),
+                aliases=tuple(raw.get("aliases", [])),
+                group=raw["group"],
+                order=raw["order"],
+                basis=basis,
+                kind=raw["kind"],
+                nature=raw["nature"],
+                topics=tuple(raw.get("topics", [])),
+                rule=raw.get("rule", ""),
+                quotes=_quotes(raw["quotes"], sid),
+                notes=tuple(raw.get("notes", [])),
+                table=table,
+                variants=variants,
+            )
+        )
+    stars.sort(key=lambda s: s.order)
+    by_id = {s.id: s for s in stars}
+    if len(by_id) != len(stars):
+        raise CatalogueError("duplicate star ids", None)
+    by_name: dict[str, list[Star]] = {}
+    for s in stars:
+        for n in dict.fromkeys((s.name, to_simplified(s.traditional), *map(to_simplified, s.aliases))):
+            by_name.setdefault(n, []).append(s)
+    topics = tuple(dict.fromkeys(t for s in stars for t in s.topics))
+    return Catalogue(tuple(stars), by_id, {k: tuple(v) for k, v in by_name.items()}, topics)
+
+
+def basis_values(month: Branch | None, day: GanZhi | Branch | None, year: GanZhi | Branch | None, hour: GanZhi | Branch | None) -> tuple[str | None, str | None, str | None, str | None]:
+    """The strings a star table is keyed by: month branch, day (干支 or bare branch), year branch, hour branch."""
+    def br(p):
+        if p is None:
+            return None
+        return p.value if isinstance(p, Branch) else p.branch.value
+
+    d = None if day is None else (str(day) if isinstance(day, GanZhi) else None)
+    return (month.value if month else None, d, br(year), br(hour))
+
+
+def stem_value(s: Stem) -> str:
+    return s.value

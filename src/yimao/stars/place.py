@@ -1,0 +1,222 @@
+"""Stars on a chart: where each star stands for the chart's pillars, and the lines it falls on.
+
+"地支之星以月为凭，天干之星以日为主" (the table's basis says which pillar); "各伺其动，不动则
+不伺" (a star on a static line is dormant); "多视其类，非类则弗亲" (`topic` keeps the stars of
+that kind of question); "必以用神为主而星辅之" (stars on the 用神 or the 世 are shown first).
+
+A branch position falls on 本卦 lines, 变爻 and 伏神 of that branch; a stem position on those
+whose 纳甲 stem matches (寅建丁亥子孙发动，以丁为天德); a direction on the branches of its
+palace; a whole 干支 (天赦) is in force when the day is that 干支, and falls on no line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from yimao.chart import Chart, Use
+from yimao.errors import UnknownNameError
+from yimao.ganzhi import Branch, GanZhi, Stem
+from yimao.stars.catalogue import DIRECTION_BRANCHES, Star, basis_values, catalogue, position_kind
+
+PARTS = ("本爻", "变爻", "伏神")
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    position: int
+    part: str  # 本爻 | 变爻 | 伏神
+    moving: bool  # the moving 本爻, its 变爻, or a lifted 伏神
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    star: Star
+    positions: tuple[str, ...] | None  # None when the chart lacks the basis (e.g. no hour given)
+    hits: tuple[Hit, ...]
+    line_positions: tuple[int, ...]
+    moving: bool  # on a moving line, its 变爻, or a lifted 伏神
+    day_match: bool  # a 干支 star whose 干支 is the day's
+    on_use: bool  # falls on the 用神 or the 世
+    variants: tuple[tuple[str, tuple[str, ...] | None], ...]
+
+    @property
+    def active(self) -> bool:
+        """各伺其动: on a moving line (or its 变爻, or a lifted 伏神), or a 干支 star on its day."""
+        return self.moving or self.day_match
+
+    def where_text(self) -> str:
+        if self.day_match:
+            return "值日"
+        return " ".join(
+            f"{h.position}{'' if h.part == '本爻' else h.part[0]}{'动' if h.moving else ''}" for h in self.hits
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.star
+        q = s.quote
+        return {
+            "id": s.id,
+            "name": s.name,
+            "aliases": list(s.aliases),
+            "basis": s.basis,
+            "positions": list(self.positions) if self.positions is not None else None,
+            "lines": list(self.line_positions),
+            "hits": [{"position": h.position, "part": h.part, "moving": h.moving} for h in self.hits],
+            "moving": self.moving,
+            "active": self.active,
+            "day_match": self.day_match,
+            "on_use": self.on_use,
+            "nature": s.nature,
+            "topics": list(s.topics),
+            "variants": [{"reading": r, "positions": list(p) if p is not None else None} for r, p in self.variants],
+            # the defining sentence; its modern rendering is in `yimao text <passage>`
+            "text": {"passage": q.passage, "original": q.original} if q else None,
+        }
+
+
+@cache
+def _masks(positions: tuple[str, ...], day_gz: str | None) -> tuple[int, int, bool]:
+    """Bit masks of the branches and stems a set of positions covers, and whether a 干支 is the day's."""
+    bmask = smask = 0
+    day_match = False
+    for pos in positions:
+        kind = position_kind(pos)
+        if kind == "branch":
+            bmask |= 1 << Branch(pos).index
+        elif kind == "stem":
+            smask |= 1 << Stem(pos).index
+        elif kind == "direction":
+            for b in DIRECTION_BRANCHES[pos]:
+                bmask |= 1 << b.index
+        elif pos == day_gz:
+            day_match = True
+    return bmask, smask, day_match
+
+
+def topic_filter(topic: str | None) -> str | None:
+    """Validate a --topic against the catalogue's vocabulary."""
+    if topic is None:
+        return None
+    t = topic.strip()
+    topics = catalogue().topics
+    if t not in topics:
+        raise UnknownNameError(f"unknown topic {topic!r}", topic, topics)
+    return t
+
+
+def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None, stars: Iterable[Star] | None = None) -> tuple[Placement, ...]:
+    """The stars of the catalogue (or `stars`) that stand on the chart, in the catalogue's order:
+    those falling on a line (本爻, 变爻 or 伏神) and 干支 stars on their day.
+
+    Stars the book names without a rule have no place. With `topic`, only stars of that kind of
+    question, or with no stated kind, are kept. `yimao stars` lists every star for the pillars.
+    """
+    t = topic_filter(topic)
+    p = chart.pillars
+    month, day, year, hour = basis_values(p.month_branch, p.day, p.year, p.hour)
+    day_gz = str(p.day) if isinstance(p.day, GanZhi) else None
+    # what each line offers: (position, part, moving, stem index, branch index)
+    parts = []
+    for cl in chart.lines:
+        parts.append((cl.position, "本爻", cl.moving, cl.line.stem.index, cl.line.branch.index))
+        if cl.changed is not None:
+            parts.append((cl.position, "变爻", True, cl.changed.stem.index, cl.changed.branch.index))
+        if cl.hidden is not None:
+            hl = cl.hidden.line
+            parts.append((cl.position, "伏神", cl.hidden.lifted, hl.stem.index, hl.branch.index))
+    focus = {chart.hexagram.shi}
+    if use is not None:
+        focus |= set(use.positions or use.hidden_positions)
+    out = []
+    for star in stars if stars is not None else catalogue().stars:
+        if not star.placed:
+            continue
+        if t is not None and star.topics and t not in star.topics and "通用" not in star.topics:
+            continue
+        positions = star.lookup(star.table, month, day, year, hour)
+        hits: tuple[Hit, ...] = ()
+        day_match = False
+        if positions:
+            bmask, smask, day_match = _masks(positions, day_gz)
+            if bmask or smask:
+                hits = tuple(
+                    Hit(position, part, moving)
+                    for position, part, moving, si, bi in parts
+                    if bmask >> bi & 1 or smask >> si & 1
+                )
+        if not hits and not day_match:
+            continue
+        lines = tuple(sorted({h.position for h in hits}))
+        variants = tuple((v.reading, star.lookup(v.table, month, day, year, hour)) for v in star.variants)
+        out.append(
+            Placement(
+                star=star,
+                positions=positions,
+                hits=hits,
+                line_positions=lines,
+                moving=any(h.moving for h in hits),
+                day_match=day_match,
+                on_use=any(x in focus for x in lines),
+                variants=variants,
+            )
+        )
+    return tuple(out)
+
+
+def star_meta(star: Star) -> dict[str, Any]:
+    """What `yimao star` and `yimao stars` say of a star besides its positions."""
+    return {
+        "id": star.id,
+        "name": star.name,
+        "traditional": star.traditional,
+        "aliases": list(star.aliases),
+        "group": star.group,
+        "basis": star.basis,
+        "kind": star.kind,
+        "nature": star.nature,
+        "topics": list(star.topics),
+        "rule": star.rule,
+        "notes": list(star.notes),
+        "text": [q.to_dict() for q in star.quotes],
+    }
+
+
+def table_to_dict(table: dict[str, Any]) -> dict[str, Any]:
+    return {k: (list(v) if isinstance(v, tuple) else table_to_dict(v)) for k, v in table.items()}
+
+
+BASIS_NEEDS = {
+    "month": ("month",),
+    "season": ("month",),
+    "month_sanhe": ("month",),
+    "day_stem": ("day",),
+    "day_ganzhi": ("day",),
+    "year_branch": ("year",),
+    "month_hour": ("month", "hour"),
+    "year_month": ("year", "month"),
+    "none": (),
+}
+
+
+def positions_for(star: Star, month: str | None, day: str | None, year: str | None, hour: str | None) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """A star's positions (and each variant's) for basis strings; an error naming what is missing."""
+    from yimao.errors import NotationError
+
+    if not star.placed:
+        raise NotationError(f"{star.name} ({star.id}) is named by the book without a rule: it has no positions", star.name)
+    given = {"month": month, "day": day, "year": year, "hour": hour}
+    if star.basis == "day_ganzhi" and day is not None and len(day) != 2:
+        raise NotationError(f"{star.name} is read from the day's 干支: give --day as a 干支 like 甲子", day, ("甲子", "己酉"))
+    missing = [k for k in BASIS_NEEDS[star.basis] if not given[k]]
+    if missing:
+        raise NotationError(
+            f"{star.name} ({star.id}) is read from the {' and '.join(missing)} ({star.basis}): give --{' --'.join(missing)} or --date",
+            star.name,
+            tuple(f"--{m}" for m in missing),
+        )
+    pos = star.lookup(star.table, month, day, year, hour)
+    variants = tuple((v.reading, star.lookup(v.table, month, day, year, hour)) for v in star.variants)
+    return pos, variants

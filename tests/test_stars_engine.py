@@ -1,0 +1,143 @@
+"""Stars on charts and the star commands (the catalogue itself: tests/test_star_catalogue.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from yimao.chart import build_chart
+from yimao.errors import UnknownNameError
+from yimao.hexagram import Cast
+from yimao.pillars import pillars_given
+from yimao.stars.catalogue import catalogue
+from yimao.stars.place import place_stars, positions_for
+
+ENV = {**os.environ, "COLUMNS": "140", "TZ": "Asia/Shanghai"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "yimao", *args], capture_output=True, env=ENV, timeout=60)
+
+
+def by_id(placements, sid):
+    return next((p for p in placements if p.star.id == sid), None)
+
+
+def test_stem_star_falls_on_the_line_whose_najia_stem_matches():
+    """寅建丁亥子孙发动，以丁为天德 — 兑's line 4 is 丁亥 (子孙 in 兑宫, 金生水)."""
+    chart = build_chart(Cast.parse("兑", [4]), pillars_given(month="寅", day="甲子"))
+    assert str(chart.lines[3].line.stem) + str(chart.lines[3].branch) == "丁亥"
+    assert chart.lines[3].relative.value == "子孙"
+    p = by_id(place_stars(chart), "tiande_gan")
+    assert p.positions == ("丁",)
+    assert {h.position for h in p.hits} == set(range(1, 7))  # every line of 兑 carries 丁
+    assert p.moving and p.active and p.star.kind == "stem"
+
+
+def test_branch_star_on_changed_and_hidden_lines():
+    # 卯建戊寅日 大畜之离: 天医 of 卯月 (二月) is 亥
+    chart = build_chart(Cast.parse("大畜之离"), pillars_given(month="卯", day="戊寅"))
+    placements = place_stars(chart)
+    tianyi = by_id(placements, "tianyi")
+    assert tianyi is None or all(chart.lines[h.position - 1] for h in tianyi.hits)
+    # every hit is a real branch of that line part
+    for p in placements:
+        for h in p.hits:
+            cl = chart.lines[h.position - 1]
+            part = {"本爻": (cl.line.stem, cl.line.branch), "变爻": (cl.changed.stem, cl.changed.branch) if cl.changed else None,
+                    "伏神": (cl.hidden.line.stem, cl.hidden.line.branch) if cl.hidden else None}[h.part]
+            assert part is not None
+            assert h.moving == {"本爻": cl.moving, "变爻": True, "伏神": cl.hidden.lifted if cl.hidden else False}[h.part]
+
+
+def test_static_lines_leave_stars_dormant():
+    chart = build_chart(Cast.parse("乾"), pillars_given(month="寅", day="甲子"))
+    assert all(not p.moving for p in place_stars(chart))
+
+
+def test_topic_filter():
+    chart = build_chart(Cast.parse("离之乾"), pillars_given(month="卯", day="戊寅", hour="午"))
+    every = place_stars(chart)
+    marriage = place_stars(chart, topic="婚姻")
+    assert len(marriage) < len(every)
+    assert all(not p.star.topics or "婚姻" in p.star.topics or "通用" in p.star.topics for p in marriage)
+    with pytest.raises(UnknownNameError):
+        place_stars(chart, topic="赌博")
+
+
+def test_missing_basis_means_no_position():
+    chart = build_chart(Cast.parse("离之乾"), pillars_given(month="寅"))
+    assert by_id(place_stars(chart), "pojun") is None  # 破军 needs the hour
+
+
+def test_tianyi_month_3_is_chou():
+    """三月丙遁得丁酉，乃弗居而易丑，故三月则以丁丑为天医."""
+    s = catalogue().get("天医")
+    pos, _ = positions_for(s, "辰", None, None, None)
+    assert pos == ("丑",)
+
+
+def test_star_command_month_3():
+    r = run("star", "天医", "--month", "3", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["positions"] == ["丑"] and doc["star"]["id"] == "tianyi" and doc["basis"]["month"] == "辰"
+    r = run("star", "天医", "--month", "辰")
+    assert r.returncode == 0 and "丑" in r.stdout.decode()
+
+
+def test_star_command_by_date_and_traditional_name():
+    r = run("star", "天醫", "--date", "2026-04-10T12:00+08:00", "--json")  # 辰月
+    assert r.returncode == 0 and json.loads(r.stdout)["positions"] == ["丑"]
+
+
+def test_star_without_basis_shows_the_whole_table():
+    doc = json.loads(run("star", "天医", "--json").stdout)
+    assert doc["table"]["寅"] == ["卯"] and len(doc["table"]) == 12
+
+
+def test_reused_and_unknown_names():
+    r = run("star", "月煞")
+    assert r.returncode == 2 and r.stdout == b""
+    err = r.stderr.decode()
+    assert "yuesha_jiangxing" in err and "yuesha_yuekong" in err
+    r = run("star", "天医生")
+    assert r.returncode == 2 and "天医" in r.stderr.decode()
+    r = run("star", "天医", "--day", "甲子")  # a month star asked by day
+    assert r.returncode == 2 and "month" in r.stderr.decode()
+
+
+def test_star_by_id_and_day_stem():
+    r = run("star", "wufu", "--day", "甲", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["positions"] == ["寅"]  # 甲禄在寅为法，寅乃五符
+
+
+def test_star_list():
+    doc = json.loads(run("star", "--list", "--json").stdout)
+    ids = [s["id"] for g in doc["groups"] for s in g["stars"]]
+    assert len(ids) == len(catalogue().stars) and len(set(ids)) == len(ids)
+    r = run("star", "--list")
+    assert r.returncode == 0 and "天医" in r.stdout.decode()
+
+
+def test_stars_command():
+    doc = json.loads(run("stars", "--month", "卯", "--day", "戊寅", "--json").stdout)
+    assert doc["basis"]["month"] == "卯"
+    tianyi = next(s for s in doc["stars"] if s["id"] == "tianyi")
+    assert tianyi["positions"] == ["亥"]  # 二月 亥
+    pojun = next(s for s in doc["stars"] if s["id"] == "pojun")
+    assert pojun["positions"] is None  # no hour given
+
+
+def test_cast_json_carries_stars_on_lines():
+    doc = json.loads(run("cast", "--hex", "兑", "--moving", "4", "--month", "寅", "--day", "甲子", "--json").stdout)
+    tiande = next(s for s in doc["stars"] if s["id"] == "tiande_gan")
+    assert tiande["positions"] == ["丁"] and 4 in tiande["lines"] and tiande["moving"]
+    assert "tiande_gan" in doc["hexagram"]["lines"][3]["stars"]
+    for s in doc["stars"]:
+        assert {"id", "name", "aliases", "basis", "positions", "lines", "moving", "nature", "variants", "text"} <= set(s)
