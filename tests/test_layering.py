@@ -26,7 +26,7 @@ ALLOWED = {
     "__main__": {"cli"},
     "__init__": set(),
     "data": set(),
-    "batch": None,
+    "batch": {"errors", "pipeline", "serialize"},
 }
 
 

@@ -272,6 +272,192 @@ def hex_(
             render_hexagram(c.hexagram, console, traditional)
 
 
+def _basis_strings(date, tz, day_start, year, month, day, hour):
+    """Basis values for the star tables: from a date, or as given (a bare stem is allowed for --day)."""
+    from yimao.ganzhi import STEMS
+    from yimao.pipeline import resolve_pillars
+    from yimao.stars.catalogue import basis_values
+
+    day_stem = None
+    if day is not None and day.strip().rstrip("日") in {s.value for s in STEMS}:
+        day_stem, day = day.strip().rstrip("日"), None
+    p = resolve_pillars(date, tz, day_start, year, month, day, hour, default_now=False)
+    m, d, y, h = basis_values(p.month_branch, p.day, p.year, p.hour)
+    return p, m, (d or day_stem), y, h
+
+
+@app.command()
+def star(
+    name: Annotated[Optional[str], typer.Argument(autocompletion=_complete_star, help="A star: 天医, 天乙贵人, an alias or an id (tianyi). Simplified or traditional.")] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the whole catalogue, grouped as the book groups it.")] = False,
+    date: DateOpt = None,
+    tz: TzOpt = None,
+    day_start: DayStartOpt = 23,
+    year: YearOpt = None,
+    month: MonthOpt = None,
+    day: Annotated[Optional[str], typer.Option("--day", autocompletion=_complete_ganzhi, help="Day: 甲子 (or a stem 甲 for stars read from the day stem).")] = None,
+    hour: HourOpt = None,
+    traditional: TradOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """Where a star of volume 6 stands: its rule, its whole table, variants and the book's words.
+
+    Example: yimao star 天医 --month 3
+    """
+    with _guard():
+        from yimao.stars.catalogue import catalogue
+        from yimao.stars.place import positions_for, star_meta, table_to_dict
+
+        cat = catalogue()
+        if list_:
+            if json:
+                groups: dict[str, list] = {}
+                for s in cat.stars:
+                    groups.setdefault(s.group, []).append({"id": s.id, "name": s.name, "basis": s.basis, "nature": s.nature, "placed": s.placed})
+                _write_json({"schema_version": 1, "groups": [{"group": g, "stars": m} for g, m in groups.items()]}, traditional)
+                return
+            from yimao.render import make_console, render_star_list
+
+            render_star_list(cat.stars, make_console(), traditional)
+            return
+        if name is None:
+            raise NotationError("give a star name, or --list", None, ("天医", "驿马", "--list"))
+        s = cat.get(name)
+        has_basis = any(v is not None for v in (date, year, month, day, hour))
+        if has_basis:
+            p, m, d, y, h = _basis_strings(date, tz, day_start, year, month, day, hour)
+            pos, variants = positions_for(s, m, d, y, h)
+            basis = {"year": y, "month": m, "day": d, "hour": h}
+            if json:
+                _write_json(
+                    {
+                        "schema_version": 1,
+                        "star": star_meta(s),
+                        "basis": basis,
+                        "positions": list(pos),
+                        "variants": [{"reading": r, "positions": list(v) if v is not None else None} for r, v in variants],
+                    },
+                    traditional,
+                )
+                return
+            from yimao.render import make_console, render_star
+
+            text_basis = " ".join(f"{v}{k}" for k, v in zip("年月日时", (y, m and m + "月", d, h and h + "时")) if v).replace("年", "", 0)
+            render_star(s, make_console(), traditional=traditional, positions=pos, variants=variants, basis_text=" ".join(v for v in (y and y + "年", m and m + "月", d and d + "日", h and h + "时") if v))
+            return
+        if json:
+            _write_json(
+                {
+                    "schema_version": 1,
+                    "star": star_meta(s),
+                    "table": table_to_dict(s.table),
+                    "variants": [{"reading": v.reading, "reason": v.reason, "table": table_to_dict(v.table)} for v in s.variants],
+                },
+                traditional,
+            )
+            return
+        from yimao.render import make_console, render_star
+
+        render_star(s, make_console(), traditional=traditional)
+
+
+@app.command()
+def stars(
+    date: DateOpt = None,
+    tz: TzOpt = None,
+    day_start: DayStartOpt = 23,
+    year: YearOpt = None,
+    month: MonthOpt = None,
+    day: DayOpt = None,
+    hour: HourOpt = None,
+    traditional: TradOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """Every star of volume 6 for a date (default: now) or for given pillars.
+
+    Example: yimao stars --month 卯 --day 戊寅
+    """
+    with _guard():
+        from yimao.pipeline import resolve_pillars
+        from yimao.stars.catalogue import basis_values, catalogue
+        from yimao.stars.place import star_meta
+
+        p = resolve_pillars(date, tz, day_start, year, month, day, hour)
+        m, d, y, h = basis_values(p.month_branch, p.day, p.year, p.hour)
+        rows = []
+        for s in catalogue().stars:
+            if not s.placed:
+                continue
+            pos = s.lookup(s.table, m, d, y, h)
+            variants = tuple((v.reading, s.lookup(v.table, m, d, y, h)) for v in s.variants)
+            rows.append((s, pos, variants))
+        if json:
+            from yimao.serialize import pillars_to_dict
+
+            _write_json(
+                {
+                    "schema_version": 1,
+                    "basis": pillars_to_dict(p),
+                    "stars": [
+                        {
+                            **star_meta(s),
+                            "positions": list(pos) if pos is not None else None,
+                            "variants": [{"reading": r, "positions": list(v) if v is not None else None} for r, v in variants],
+                        }
+                        for s, pos, variants in rows
+                    ],
+                },
+                traditional,
+            )
+            return
+        from yimao.render import make_console, render_stars_for
+
+        render_stars_for(rows, p, make_console(), traditional)
+
+
+@app.command()
+def batch(
+    file: Annotated[str, typer.Argument(help="A JSON Lines file of requests, or - for standard input.")] = "-",
+) -> None:
+    """Cast many charts: JSON Lines in (one request per line), JSON Lines out, in input order.
+
+    Each request takes the options of cast: {"hex": "离之乾", "date": "2026-12-02T10:00+08:00"}
+    or pillars instead of a date ({"hex": "大畜之离", "month": "卯", "day": "戊寅", "use": "父"}).
+    A bad line gives {"line": n, "error": {...}} and the run goes on. Exit 0 when every line
+    succeeded, 2 when some failed.
+
+    Example: yimao batch requests.jsonl > charts.jsonl
+    """
+    with _guard():
+        from yimao import batch as B
+
+        if file == "-":
+            stream = sys.stdin.buffer
+        else:
+            try:
+                stream = open(file, "rb")
+            except OSError as e:
+                raise NotationError(f"cannot read {file!r}: {e.strerror}", file) from None
+        progress = None
+        on_line = None
+        if sys.stderr.isatty():
+            from yimao.render import line_progress
+
+            progress, on_line = line_progress()
+        try:
+            summary = B.run(stream, sys.stdout.buffer, on_line=on_line)
+        finally:
+            if progress is not None:
+                progress.stop()
+            if stream is not sys.stdin.buffer:
+                stream.close()
+        _err(summary.line())
+        if summary.interrupted:
+            raise typer.Exit(130)
+        if summary.errors:
+            raise typer.Exit(EXIT_USAGE)
+
+
 @app.command()
 def text(
     query: Annotated[Optional[str], typer.Argument(help="A passage id (6.07), a rule (局会, 三刑), a star (天医) or a phrase. None: list all passages.")] = None,

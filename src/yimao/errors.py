@@ -14,13 +14,16 @@ from collections.abc import Iterable
 class YimaoError(ValueError):
     """Bad input to yimao: `value` is what was given, `candidates` the closest valid ones."""
 
-    def __init__(self, message: str, value: object = None, candidates: Iterable[str] = ()) -> None:
+    def __init__(self, message: str, value: object = None, candidates: Iterable[str] = (), *, ambiguous: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.value = value
         self.candidates = tuple(candidates)
+        self.ambiguous = ambiguous
 
     def __str__(self) -> str:
+        if self.candidates and self.ambiguous:
+            return f"{self.message}:\n" + "\n".join(f"  {c}" for c in self.candidates)
         if self.candidates:
             return f"{self.message} (did you mean: {', '.join(self.candidates)}?)"
         return self.message

@@ -216,12 +216,12 @@ RULE_ORDER = ("助鬼伤身", "局会", "三刑", "墓开", "六害")
 def _quote_lines(text: Sequence[Any], tr: Callable[[str], str], explain: bool, dim: bool) -> list[Text]:
     out = []
     for q in text:
-        line = Text("    「", style="dim")
+        line = Text("    「", style="dim", overflow="fold")
         line.append(tr(q.original), style="dim italic" if dim else "italic")
         line.append(f"」 {q.passage}", style="dim")
         out.append(line)
         if explain:
-            out.append(Text(f"      {tr(q.vernacular)}", style="dim"))
+            out.append(Text(f"      {tr(q.vernacular)}", style="dim", overflow="fold"))
     return out
 
 
@@ -253,7 +253,7 @@ def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain
                 head.append("  " + " ".join(_member_text(m, tr) for m in f.members), style="cyan" if f.holds else "dim")
             body.append(head)
             for r in f.reasons:
-                body.append(Text(f"    {tr(r)}", style="" if f.holds else "dim"))
+                body.append(Text(f"    {tr(r)}", style="" if f.holds else "dim", overflow="fold"))
             body.extend(_quote_lines(f.text, tr, explain, dim=not f.holds))
         parts.append(Panel(Group(*body), title=tr(rule), title_align="left", box=box.ROUNDED))
     return parts
@@ -262,9 +262,8 @@ def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain
 def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool) -> list[Any]:
     if not stars:
         return []
-    active = [s for s in stars if s.active]
-    dormant = [s for s in stars if not s.active and s.line_positions]
-    absent = [s for s in stars if not s.line_positions]
+    active = [s for s in stars if s.active or s.on_use]
+    dormant = [s for s in stars if not (s.active or s.on_use)]
     body: list[Any] = []
     for s in active:
         head = Text("★ ", style="bold yellow")
@@ -275,14 +274,10 @@ def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool)
         if s.star.topics:
             head.append("  " + tr("/".join(s.star.topics)), style="dim")
         body.append(head)
-        body.extend(_quote_lines(s.star.quotes[:1], tr, explain, dim=False))
+        body.extend(_quote_lines([s.star.quote] if s.star.quote else [], tr, explain, dim=not s.active))
     if dormant:
         t = Text("静 ", style="dim")
         t.append(tr("  ".join(f"{s.star.name}({s.where_text()})" for s in dormant)), style="dim")
-        body.append(t)
-    if absent:
-        t = Text("不上卦 ", style="dim")
-        t.append(tr("  ".join(f"{s.star.name}{''.join(s.positions)}" for s in absent if s.positions)), style="dim")
         body.append(t)
     return [Panel(Group(*body), title=tr("神煞 (各伺其动)"), title_align="left", box=box.ROUNDED)]
 
@@ -336,3 +331,112 @@ def _highlight(text: str, query: str) -> Text:
     if query:
         t.highlight_words([query], style="bold yellow")
     return t
+
+
+# --- stars --------------------------------------------------------------------------------------
+
+
+def _star_head(star: Any, tr: Callable[[str], str]) -> Text:
+    t = Text()
+    t.append(tr(star.name), style="bold")
+    if star.aliases:
+        t.append(f" ({tr('、'.join(star.aliases))})", style="dim")
+    t.append(f"  {star.id}  {tr(star.group)}  {tr(star.nature)}  basis {star.basis}", style="dim")
+    if star.topics:
+        t.append("  " + tr("/".join(star.topics)), style="cyan")
+    return t
+
+
+def _table_grid(table: dict[str, Any], tr: Callable[[str], str], title: str) -> Table:
+    grid = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
+    keys = list(table)
+    nested = keys and isinstance(table[keys[0]], dict)
+    if nested:
+        inner = list(table[keys[0]])
+        grid.add_column("")
+        for k in inner:
+            grid.add_column(tr(k))
+        for k in keys:
+            grid.add_row(tr(k), *[tr("".join(table[k][i])) or "—" for i in inner])
+        return grid
+    for chunk in range(0, len(keys), 12):
+        part = keys[chunk : chunk + 12]
+        for k in part:
+            grid.add_column(tr(k), overflow="fold")
+        grid.add_row(*[tr(" ".join(table[k])) or "—" for k in part])
+        break
+    if len(keys) > 12:  # the 60-cycle: one row per 旬
+        grid = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
+        grid.add_column("")
+        for i in range(10):
+            grid.add_column(str(i + 1))
+        for r in range(0, len(keys), 10):
+            grid.add_row(tr(keys[r]) + "旬", *[tr(" ".join(table[k])) or "—" for k in keys[r : r + 10]])
+    return grid
+
+
+def render_star(star: Any, console: Console, *, traditional: bool = False, positions=None, variants=None, basis_text: str = "", explain: bool = True) -> None:
+    tr = _Script(traditional)
+    parts: list[Any] = [_star_head(star, tr), Text(tr(star.rule))]
+    if positions is not None:
+        t = Text(f"{tr(basis_text)} → ", style="bold")
+        t.append(tr(" ".join(positions)) or "—", style="bold yellow")
+        parts.append(t)
+        for reading, pos in variants or ():
+            parts.append(Text(f"  {tr('异读')} {tr(reading)}: {tr(' '.join(pos or ())) or '—'}", style="dim"))
+    elif star.placed:
+        parts.append(_table_grid(star.table, tr, tr("本读")))
+        for v in star.variants:
+            parts.append(_table_grid(v.table, tr, f"{tr('异读')}: {tr(v.reading)} — {tr(v.reason)}"))
+    else:
+        parts.append(Text(tr("书中只列其名，未给起例，故无位置。"), style="dim"))
+    parts.extend(_quote_lines(star.quotes, tr, explain=False, dim=False))
+    for n in star.notes:
+        parts.append(Text(f"  · {tr(n)}", style="dim", overflow="fold"))
+    console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(star.name), title_align="left"))
+
+
+def render_star_list(stars: Sequence[Any], console: Console, traditional: bool = False) -> None:
+    tr = _Script(traditional)
+    table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六 神煞"), title_justify="left", pad_edge=False)
+    table.add_column(tr("组"), style="bold")
+    table.add_column(tr("星"), overflow="fold")
+    groups: dict[str, list[Any]] = {}
+    for s in stars:
+        groups.setdefault(s.group, []).append(s)
+    for g, members in groups.items():
+        table.add_row(tr(g), "  ".join(tr(s.name) + ("" if s.placed else "°") for s in members))
+    console.print(table)
+    console.print(Text(f"{len(stars)} entries; ° named by the book without a rule", style="dim"))
+
+
+def render_stars_for(rows: Sequence[tuple[Any, Any, Any]], pillars: FourPillars, console: Console, traditional: bool = False) -> None:
+    tr = _Script(traditional)
+    console.print(pillars_panel(pillars, tr))
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("组", "星", "位", "吉凶", "异读"):
+        table.add_column(tr(col), overflow="fold")
+    for star, pos, variants in rows:
+        alt = "; ".join(f"{r}: {' '.join(p or ())}" for r, p in variants if p is not None and p != pos)
+        table.add_row(
+            tr(star.group),
+            tr(star.name),
+            tr(" ".join(pos)) if pos is not None else Text("—", style="dim"),
+            tr(star.nature),
+            Text(tr(alt), style="dim"),
+        )
+    console.print(table)
+
+
+def line_progress():
+    """A spinner with a line count on stderr, for `yimao batch` on a terminal."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    progress = Progress(SpinnerColumn(), TextColumn("{task.completed:,} lines"), TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    task = progress.add_task("batch", total=None)
+    progress.start()
+
+    def on_line(n: int) -> None:
+        progress.update(task, completed=n)
+
+    return progress, on_line

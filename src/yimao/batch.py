@@ -1,0 +1,110 @@
+"""`yimao batch`: JSON Lines in, JSON Lines out — one result per input line, in order.
+
+Each line is a request with the options of `yimao cast` ({"hex": "离之乾", "date": "…"} or
+pillars instead of a date, "use", "day_start", "tz", "topic", "moving", "earth"). Each result
+is the document `yimao cast --json` gives, on one line. A malformed line or a bad request gives
+{"line": n, "error": {"message", "value"}} for that line and the run goes on. Blank lines are
+skipped and counted. Output is written line by line as it is produced, so memory stays flat.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import IO, Any
+
+from yimao.errors import YimaoError
+from yimao.pipeline import CastRequest, document, read
+from yimao.serialize import dumps
+
+MAX_LINE_BYTES = 1 << 20  # a request is tiny; a megabyte is hostile
+
+
+@dataclass
+class Summary:
+    ok: int = 0
+    errors: int = 0
+    blank: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    @property
+    def rate(self) -> float:
+        return (self.ok + self.errors) / self.seconds if self.seconds > 0 else 0.0
+
+    def line(self) -> str:
+        tail = " (interrupted)" if self.interrupted else ""
+        return (
+            f"batch: {self.ok} ok, {self.errors} error{'s' if self.errors != 1 else ''}, "
+            f"{self.blank} blank skipped, {self.rate:,.0f} charts/s{tail}"
+        )
+
+
+def _jsonable(v: Any) -> Any:
+    if v is None or isinstance(v, (str, int, float, bool)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    return str(v)
+
+
+def error_object(n: int, message: str, value: Any) -> dict[str, Any]:
+    return {"line": n, "error": {"message": message, "value": _jsonable(value)}}
+
+
+def answer(n: int, raw: bytes) -> dict[str, Any]:
+    """The result for one non-blank input line (never raises for bad input)."""
+    if len(raw) > MAX_LINE_BYTES:
+        return error_object(n, f"line too long ({len(raw)} bytes; at most {MAX_LINE_BYTES})", None)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return error_object(n, f"not UTF-8 ({e.reason} at byte {e.start})", raw[max(0, e.start - 8) : e.start + 8].hex())
+    try:
+        obj = json.loads(text)
+    except RecursionError:
+        return error_object(n, "JSON nested too deeply", None)
+    except ValueError as e:
+        return error_object(n, f"not JSON: {e}", text[:80])
+    if not isinstance(obj, dict):
+        return error_object(n, f"a JSON object expected, got {type(obj).__name__}", text[:80])
+    try:
+        return document(read(CastRequest.from_mapping(obj)))
+    except YimaoError as e:
+        return error_object(n, str(e), e.value)
+    except RecursionError:
+        return error_object(n, "request nested too deeply", None)
+
+
+def run(
+    lines: Iterable[bytes],
+    out: IO[bytes],
+    *,
+    on_line: Callable[[int], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Summary:
+    """Answer every line of `lines` on `out`, in order; Ctrl-C stops after the last whole line."""
+    summary = Summary()
+    start = clock()
+    n = 0
+    try:
+        for n, raw in enumerate(lines, 1):
+            body = raw.strip()
+            if not body:
+                summary.blank += 1
+                continue
+            result = answer(n, body)
+            if "error" in result and "schema_version" not in result:
+                summary.errors += 1
+            else:
+                summary.ok += 1
+            out.write(dumps(result, compact=True))  # one write per line: a line is whole or absent
+            out.flush()
+            if on_line is not None:
+                on_line(n)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    summary.seconds = clock() - start
+    return summary
