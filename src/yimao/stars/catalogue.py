@@ -98,6 +98,7 @@ class Star:
     notes: tuple[str, ...]
     table: Table
     variants: tuple[Variant, ...]
+    on_charts: bool = True  # False: a table for reference only (the 阳/阴 halves of 天乙贵人)
 
     @property
     def quote(self) -> Quote | None:
@@ -235,6 +236,7 @@ def catalogue() -> Catalogue:
                 notes=tuple(raw.get("notes", [])),
                 table=table,
                 variants=variants,
+                on_charts=raw.get("place", True),
             )
         )
     stars.sort(key=lambda s: s.order)

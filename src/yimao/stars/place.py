@@ -132,7 +132,7 @@ def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = Non
         focus |= set(use.positions or use.hidden_positions)
     out = []
     for star in stars if stars is not None else catalogue().stars:
-        if not star.placed:
+        if not star.placed or not star.on_charts:
             continue
         if t is not None and star.topics and t not in star.topics and "通用" not in star.topics:
             continue
