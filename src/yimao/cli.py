@@ -509,6 +509,19 @@ def text(
 
 
 @app.command()
+def schema() -> None:
+    """Print the JSON Schema (draft 2020-12) of every --json document, schema_version 1.
+
+    Example: yimao schema > yimao.schema.json
+    """
+    with _guard():
+        from importlib import resources
+
+        sys.stdout.buffer.write(resources.files("yimao.data").joinpath("schema.json").read_bytes())
+        sys.stdout.flush()
+
+
+@app.command()
 def completion(
     shell: Annotated[str, typer.Argument(help="bash, zsh, fish or powershell.")],
 ) -> None:
