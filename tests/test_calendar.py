@@ -268,3 +268,22 @@ def test_given_stems_are_completed_and_checked():
 def test_bad_pillars(kind, bad):
     with pytest.raises(YimaoError):
         parse_pillar(bad, kind)
+
+
+def test_lunar_dates_agree_with_tyme4py_day_by_day():
+    """The per-year month tables give what tyme4py's own LunarDay gives, for every day of 2019-2024."""
+    from datetime import date, timedelta as td
+
+    from tyme4py.solar import SolarDay
+
+    from yimao.pillars import lunar_date
+
+    d = date(2019, 1, 1)
+    while d < date(2025, 1, 1):
+        ld = SolarDay.from_ymd(d.year, d.month, d.day).get_lunar_day()
+        ours = lunar_date(d)
+        lm = ld.get_lunar_month()
+        assert (ours.year, ours.month, ours.leap, ours.day, ours.day_name, ours.month_name) == (
+            lm.get_lunar_year().get_year(), lm.get_month(), lm.is_leap(), ld.get_day(), ld.get_name(), lm.get_name()), d
+        assert ours.year_ganzhi == lm.get_lunar_year().get_sixty_cycle().get_name()
+        d += td(days=1)

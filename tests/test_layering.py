@@ -12,21 +12,22 @@ ALLOWED = {
     "errors": set(),
     "script": set(),
     "ganzhi": {"errors"},
-    "solar_terms": {"errors", "ganzhi"},
+    "solar_terms": {"errors", "ganzhi", "data"},
     "pillars": {"errors", "ganzhi", "solar_terms"},
     "hexagram": {"errors", "ganzhi", "script"},
-    "texts": {"errors", "script"},
+    "texts": {"errors", "script", "data"},
     "chart": {"errors", "ganzhi", "pillars", "hexagram", "script"},
     "analysis": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis"},
-    "stars": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "stars"},
+    "stars": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "stars", "data"},
     "serialize": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis", "stars", "solar_terms"},
     "pipeline": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis", "stars", "solar_terms", "serialize"},
     "render": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis", "stars", "solar_terms", "serialize", "pipeline"},
     "cli": None,  # may import everything
     "__main__": {"cli"},
     "__init__": set(),
-    "data": set(),
+    "data": set(),  # package data and its reader
     "batch": {"errors", "pipeline", "serialize"},
+    "examples": {"errors", "ganzhi", "hexagram", "pipeline", "stars", "texts"},
 }
 
 

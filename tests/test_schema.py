@@ -54,6 +54,7 @@ CLI_CASES = [
     ("stars_doc", ("stars", "--date", "2026-12-02T10:00+08:00")),
     ("text_doc", ("text",)),
     ("text_doc", ("text", "天医")),
+    ("examples_doc", ("examples",)),
 ]
 
 

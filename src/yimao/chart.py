@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from yimao.errors import UnknownNameError
 from yimao.ganzhi import (
@@ -49,6 +50,7 @@ SPIRITS = tuple(Spirit)
 _SPIRIT_START = {0: 0, 1: 0, 2: 1, 3: 1, 4: 2, 5: 3, 6: 4, 7: 4, 8: 5, 9: 5}  # stem index → first spirit
 
 
+@cache
 def spirits_for(day_stem: Stem) -> tuple[Spirit, ...]:
     start = _SPIRIT_START[day_stem.index]
     return tuple(SPIRITS[(start + i) % 6] for i in range(6))
@@ -217,12 +219,14 @@ def _tags(month: MonthRelation | None, day: DayRelation | None, change: ChangeRe
     return tuple(out)
 
 
+@cache
 def month_relation(element: Element, branch: Branch, month: Branch) -> MonthRelation:
     me = month.element
     effect = "月扶" if me is element else "月生" if me.generates is element else "月克" if me.overcomes is element else None
     return MonthRelation(vigour(element, month), chong(branch, month), liuhe(branch, month), effect)
 
 
+@cache
 def day_relation(
     element: Element,
     branch: Branch,
@@ -248,24 +252,33 @@ def day_relation(
     )
 
 
+@cache
 def change_relation(
-    line: Line, changed: ChangedLine, xunkong: tuple[Branch, Branch] | None, month: Branch | None, school: EarthSchool
+    branch: Branch, changed: Branch, xunkong: tuple[Branch, Branch] | None, month: Branch | None, school: EarthSchool
 ) -> ChangeRelation:
-    e, ce = line.element, changed.element
+    """A moving line of `branch` against its 变爻 `changed`."""
+    e, ce = branch.element, changed.element
     huitou = "回头生" if ce.generates is e else "回头克" if ce.overcomes is e else None
     return ChangeRelation(
         huitou=huitou,
-        jin=JINSHEN.get(line.branch) is changed.branch,
-        tui=TUISHEN.get(line.branch) is changed.branch,
-        kong=(changed.branch in xunkong) if xunkong is not None else None,
-        po=(chong(changed.branch, month)) if month is not None else None,
-        mu=changed.branch is tomb(e, school),
-        jue=stage(e, changed.branch, school) is Stage.JUE,
-        he=liuhe(line.branch, changed.branch),
-        chong=chong(line.branch, changed.branch),
+        jin=JINSHEN.get(branch) is changed,
+        tui=TUISHEN.get(branch) is changed,
+        kong=(changed in xunkong) if xunkong is not None else None,
+        po=(chong(changed, month)) if month is not None else None,
+        mu=changed is tomb(e, school),
+        jue=stage(e, changed, school) is Stage.JUE,
+        he=liuhe(branch, changed),
+        chong=chong(branch, changed),
     )
 
 
+@cache
+def _changed_line(changed_h: Hexagram, position: int, palace: Element) -> ChangedLine:
+    cl = changed_h.lines[position - 1]
+    return ChangedLine(position, cl.yang, cl.stem, cl.branch, Relative.of(cl.branch.element, palace))
+
+
+@cache
 def fei_fu(fei: Element, fu: Element) -> str:
     if fei is fu:
         return "比和"
@@ -289,6 +302,7 @@ _FANYIN_TRIGRAMS = {
 }
 
 
+@cache
 def hexagram_features(h: Hexagram, changed: Hexagram | None) -> tuple[str, ...]:
     """六冲卦, 六合卦, 游魂, 归魂, and 伏吟/反吟 of the inner or outer trigram where the 之卦 warrants it."""
     out = []
@@ -388,9 +402,8 @@ def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSch
         changed = None
         crel = None
         if moving and changed_h is not None:
-            cl = changed_h.lines[p - 1]
-            changed = ChangedLine(p, cl.yang, cl.stem, cl.branch, Relative.of(cl.branch.element, palace))
-            crel = change_relation(line, changed, xk, month, school)
+            changed = _changed_line(changed_h, p, palace)
+            crel = change_relation(line.branch, changed.branch, xk, month, school)
         hidden = None
         if p in hidden_at:
             hl = hidden_at[p]

@@ -509,15 +509,40 @@ def text(
 
 
 @app.command()
+def examples(
+    explain: Annotated[bool, typer.Option("--explain", help="Add the modern rendering of each sentence.")] = False,
+    traditional: TradOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """Recompute every worked example of volume 6 and compare with what the book says.
+
+    Exits 1 if any example disagrees. Example: yimao examples --explain
+    """
+    with _guard():
+        from yimao.examples import run_all
+
+        results = run_all()
+        bad = sum(not r["agrees"] for r in results)
+        if json:
+            _write_json({"schema_version": 1, "examples": results, "agree": len(results) - bad, "disagree": bad}, traditional)
+        else:
+            from yimao.render import make_console, render_examples
+
+            render_examples(results, make_console(), traditional=traditional, explain=explain)
+        if bad:
+            raise typer.Exit(EXIT_INTERNAL)
+
+
+@app.command()
 def schema() -> None:
     """Print the JSON Schema (draft 2020-12) of every --json document, schema_version 1.
 
     Example: yimao schema > yimao.schema.json
     """
     with _guard():
-        from importlib import resources
+        from yimao.data import read_bytes
 
-        sys.stdout.buffer.write(resources.files("yimao.data").joinpath("schema.json").read_bytes())
+        sys.stdout.buffer.write(read_bytes("schema.json"))
         sys.stdout.flush()
 
 

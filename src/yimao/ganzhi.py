@@ -17,6 +17,8 @@ from yimao.errors import NotationError
 class Element(Enum):
     """五行, in the order of mutual generation: 木 → 火 → 土 → 金 → 水 → 木."""
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
     def __new__(cls, char: str, index: int, pinyin: str) -> Element:
         obj = object.__new__(cls)
         obj._value_ = char
@@ -62,6 +64,8 @@ _ELEMENTS = tuple(Element)
 class Stem(Enum):
     """天干. `yang` for 甲丙戊庚壬."""
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
     def __new__(cls, char: str, index: int, pinyin: str, element: Element) -> Stem:
         obj = object.__new__(cls)
         obj._value_ = char
@@ -98,6 +102,8 @@ STEMS = tuple(Stem)
 
 class Branch(Enum):
     """地支, 子 = 0 … 亥 = 11."""
+
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
     def __new__(cls, char: str, index: int, pinyin: str, element: Element) -> Branch:
         obj = object.__new__(cls)
@@ -227,6 +233,8 @@ TUISHEN: dict[Branch, Branch] = {v: k for k, v in JINSHEN.items()}
 class Stage(Enum):
     """十二长生: the twelve stages of an element through the branches."""
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
     def __new__(cls, char: str, index: int) -> Stage:
         obj = object.__new__(cls)
         obj._value_ = char
@@ -255,6 +263,8 @@ STAGES = tuple(Stage)
 
 class EarthSchool(Enum):
     """Where 土 has its 长生: 水土同宫 (申, the default) or 火土同宫 (寅)."""
+
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
     SHUI = "水土同宫"
     HUO = "火土同宫"
@@ -296,6 +306,8 @@ def is_true_changsheng(element: Element, school: EarthSchool = EarthSchool.SHUI)
 class Vigour(Enum):
     """旺相休囚死 of an element in a month: same 旺, 月生 相, 生月 休, 克月 囚, 月克 死."""
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
     WANG = "旺"
     XIANG = "相"
     XIU = "休"
@@ -328,6 +340,8 @@ def vigour(element: Element, month: Branch) -> Vigour:
 
 class Season(Enum):
     """Seasons by 月建: 春 寅卯辰, 夏 巳午未, 秋 申酉戌, 冬 亥子丑."""
+
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
     CHUN = "春"
     XIA = "夏"

@@ -13,7 +13,6 @@ All 64 hexagrams are built once at import; `Hexagram` values are shared and immu
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
@@ -294,6 +293,8 @@ def _suggest(t: str) -> tuple[str, ...]:
     starts = [h.short_name for h in HEXAGRAMS_BY_KING_WEN if h.short_name.startswith(t) or h.name.startswith(t)]
     if starts:
         return tuple(dict.fromkeys(starts))[:8]
+    import difflib
+
     contains = [h.short_name for h in HEXAGRAMS_BY_KING_WEN if any(c in h.name for c in t)]
     close = difflib.get_close_matches(t, list(_BY_NAME), n=5, cutoff=0.3)
     names = [_BY_NAME[c].short_name for c in close] + contains

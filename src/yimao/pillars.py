@@ -15,7 +15,9 @@ given is None, and the analysis skips what needs it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import date, datetime, timedelta, timezone, tzinfo
 
 from yimao.errors import NotationError, UnsupportedDateError
@@ -157,24 +159,54 @@ def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = N
     return FourPillars(year, month, day, hour, ctx)
 
 
-def lunar_date(d: date) -> Lunar | None:
-    from tyme4py.solar import SolarDay
+_LUNAR_DAY_NAMES = (
+    "初一 初二 初三 初四 初五 初六 初七 初八 初九 初十 十一 十二 十三 十四 十五 "
+    "十六 十七 十八 十九 二十 廿一 廿二 廿三 廿四 廿五 廿六 廿七 廿八 廿九 三十"
+).split()
 
+
+@lru_cache(maxsize=256)
+def _lunar_months(lunar_year: int) -> tuple[tuple[int, int, bool, str, int], ...]:
+    """The months of a lunar year: (ordinal of the first day, month, leap, name, days).
+
+    Computing a lunar date costs tyme4py a millisecond or more; one table per lunar year makes
+    every later date of that year a bisection, and 1900-2100 come precomputed.
+    """
+    from yimao.solar_terms import precomputed
+
+    table = precomputed()
+    rows = table["lunar"].get(str(lunar_year)) if table else None
+    if rows is not None:
+        return tuple((r[0], r[1], r[2], r[3], r[4]) for r in rows)
+    return _lunar_months_tyme(lunar_year)
+
+
+def _lunar_months_tyme(lunar_year: int) -> tuple[tuple[int, int, bool, str, int], ...]:
+    from tyme4py.lunar import LunarYear
+
+    out = []
+    for m in LunarYear.from_year(lunar_year).get_months():
+        sd = m.get_first_julian_day().get_solar_day()
+        first = date(sd.get_year(), sd.get_month(), sd.get_day()).toordinal()
+        out.append((first, m.get_month(), m.is_leap(), m.get_name(), m.get_day_count()))
+    return tuple(out)
+
+
+def lunar_date(d: date) -> Lunar | None:
+    """The lunar date of a civil day, or None outside tyme4py's range."""
+    o = d.toordinal()
     try:
-        ld = SolarDay.from_ymd(d.year, d.month, d.day).get_lunar_day()
+        for ly in (d.year, d.year - 1):
+            months = _lunar_months(ly)
+            if o < months[0][0]:
+                continue
+            i = bisect_right([m[0] for m in months], o) - 1
+            first, month, leap, name, days = months[i]
+            if o - first < days:
+                return Lunar(ly, str(GanZhi.from_index((ly - 4) % 60)), month, leap, o - first + 1, name, _LUNAR_DAY_NAMES[o - first])
     except Exception:  # tyme4py's range ends before ours at the extremes; the lunar date is then absent
         return None
-    lm = ld.get_lunar_month()
-    ly = lm.get_lunar_year()
-    return Lunar(
-        year=ly.get_year(),
-        year_ganzhi=ly.get_sixty_cycle().get_name(),
-        month=lm.get_month(),
-        leap=lm.is_leap(),
-        day=ld.get_day(),
-        month_name=lm.get_name(),
-        day_name=ld.get_name(),
-    )
+    return None
 
 
 def _tz_label(moment: datetime) -> str:
@@ -225,16 +257,19 @@ def parse_moment(text: str, tz: str | None = None) -> tuple[datetime, str, str]:
 
     An offset in the text wins; else `tz`; else the system's local zone. A date alone means 00:00.
     """
-    from dateutil import parser as dparser
-
     raw = text
-    t = text.strip().replace("T", "T")
+    t = text.strip()
     try:
-        dt = dparser.isoparse(t)
-    except (ValueError, OverflowError):
-        raise NotationError(
-            f"not an ISO 8601 date-time: {raw!r}", raw, ("2026-12-02T10:00+08:00", "2026-12-02 10:00", "2026-12-02")
-        ) from None
+        dt = datetime.fromisoformat(t)  # the common forms, without importing dateutil
+    except ValueError:
+        from dateutil import parser as dparser
+
+        try:
+            dt = dparser.isoparse(t)  # the rest of ISO 8601 (week dates, ordinal dates …)
+        except (ValueError, OverflowError):
+            raise NotationError(
+                f"not an ISO 8601 date-time: {raw!r}", raw, ("2026-12-02T10:00+08:00", "2026-12-02 10:00", "2026-12-02")
+            ) from None
     if dt.tzinfo is not None:
         return dt, format_offset(dt.utcoffset()), "offset"
     if tz:
@@ -243,8 +278,7 @@ def parse_moment(text: str, tz: str | None = None) -> tuple[datetime, str, str]:
         return aware, getattr(zone, "key", None) or format_offset(aware.utcoffset()), "--tz"
     from dateutil import tz as dtz
 
-    local = dtz.tzlocal()
-    aware = dt.replace(tzinfo=local)
+    aware = dt.replace(tzinfo=dtz.tzlocal())  # the system zone, daylight saving included
     return aware, _system_zone_name() or format_offset(aware.utcoffset()), "system"
 
 

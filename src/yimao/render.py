@@ -440,3 +440,38 @@ def line_progress():
         progress.update(task, completed=n)
 
     return progress, on_line
+
+
+def render_examples(results: Sequence[dict[str, Any]], console: Console, *, traditional: bool = False, explain: bool = False) -> None:
+    tr = _Script(traditional)
+    table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六 书中例证"), title_justify="left", pad_edge=False, show_lines=False)
+    table.add_column("", no_wrap=True)
+    table.add_column(tr("例"), overflow="fold", ratio=2)
+    table.add_column(tr("书云"), overflow="fold", ratio=2)
+    table.add_column(tr("算得"), overflow="fold", ratio=2)
+
+    def show(d: dict[str, Any]) -> str:
+        return "  ".join(f"{k}={v if not isinstance(v, (list, dict)) else _compact(v)}" for k, v in d.items())
+
+    for r in results:
+        q = r["quote"]
+        cell = Text(f"{r['rule']} {r['id']}\n", style="bold")
+        cell.append(f"「{tr(q['original'])}」 {q['passage']}", style="italic")
+        if explain:
+            cell.append(f"\n{tr(q['vernacular'])}", style="dim")
+        computed = {k: v for k, v in r["computed"].items() if k in r["expected"] or k == "reasons"}
+        table.add_row(
+            Text("✔", style="bold green") if r["agrees"] else Text("✘", style="bold red"),
+            cell,
+            tr(show(r["expected"])),
+            Text(tr(show(computed)), style="dim" if r["agrees"] else "bold red"),
+        )
+    console.print(table)
+    bad = sum(not r["agrees"] for r in results)
+    console.print(Text(f"{len(results) - bad} of {len(results)} agree", style="bold green" if not bad else "bold red"))
+
+
+def _compact(v: Any) -> str:
+    if isinstance(v, dict):
+        return " ".join(f"{k}:{x}" for k, x in v.items())
+    return "、".join(map(str, v))

@@ -57,7 +57,31 @@ class Jie:
 def jies(year: int) -> tuple[Jie, ...]:
     """The twelve 节 whose instants fall in Gregorian `year`, in time order (小寒 … 大雪)."""
     check_year(year)
-    from tyme4py.solar import SolarTerm  # imported here: only commands that need the calendar pay for it
+    table = precomputed()
+    seconds = table["jie"].get(str(year)) if table else None
+    if seconds is not None:
+        return tuple(Jie(name, JIE_MONTH[name], _EPOCH + timedelta(seconds=s)) for name, s in zip(JIE_NAMES, seconds))
+    return _jies_tyme(year)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+@lru_cache(maxsize=1)
+def precomputed() -> dict | None:
+    """tools/build_calendar_table.py's table of 1900-2100 (节 and lunar months), or None."""
+    import json
+
+    from yimao.data import read_bytes
+
+    try:
+        return json.loads(read_bytes("calendar.json"))
+    except OSError:
+        return None
+
+
+def _jies_tyme(year: int) -> tuple[Jie, ...]:
+    from tyme4py.solar import SolarTerm  # imported here: only years outside the table pay for it
 
     out = []
     for index in range(1, 24, 2):  # tyme4py's odd indices are the 节: 1 小寒, 3 立春 … 23 大雪

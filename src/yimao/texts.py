@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from yimao.errors import UnknownNameError
 
@@ -49,7 +48,9 @@ class Quote:
 
 @cache
 def raw_text() -> str:
-    return resources.files("yimao.data").joinpath("vol6.txt").read_text(encoding="utf-8")
+    from yimao.data import read_text
+
+    return read_text("vol6.txt")
 
 
 @cache
@@ -63,10 +64,19 @@ def passages() -> tuple[Passage, ...]:
     )
 
 
-def passage(pid: str) -> Passage:
+@cache
+def _by_id() -> dict[str, Passage]:
+    out = {}
     for p in passages():
-        if p.id == pid or p.id == f"{VOLUME}.{pid.zfill(2)}" or str(p.number) == pid:
-            return p
+        out[p.id] = out[str(p.number)] = out[f"{p.number:02d}"] = p
+    return out
+
+
+def passage(pid: str) -> Passage:
+    """A passage by id: "6.07", "7" or "07"."""
+    found = _by_id().get(pid.strip().removeprefix(f"{VOLUME}.")) or _by_id().get(pid.strip())
+    if found is not None:
+        return found
     raise UnknownNameError(f"no passage {pid!r} in volume {VOLUME}", pid, (passages()[0].id, passages()[-1].id))
 
 

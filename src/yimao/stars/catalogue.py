@@ -8,11 +8,8 @@ documents the format; docs/stars.md documents each derivation.
 
 from __future__ import annotations
 
-import difflib
-import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from yimao.errors import CatalogueError, UnknownNameError
@@ -57,17 +54,20 @@ def basis_keys(basis: str) -> tuple[str, ...]:
     }[basis]
 
 
+_KIND_OF = {
+    **{b: "branch" for b in _BRANCH_KEYS},
+    **{s: "stem" for s in _STEM_KEYS},
+    **{d: "direction" for d in DIRECTION_BRANCHES},
+    **{g: "ganzhi" for g in _GZ_KEYS},
+}
+
+
 def position_kind(s: str) -> str:
     """branch, stem, direction or ganzhi: the four sets of position strings are disjoint."""
-    if s in _BRANCH_KEYS:
-        return "branch"
-    if s in _STEM_KEYS:
-        return "stem"
-    if s in DIRECTION_BRANCHES:
-        return "direction"
-    if s in _GZ_KEYS:
-        return "ganzhi"
-    raise CatalogueError(f"not a position: {s!r}", s)
+    try:
+        return _KIND_OF[s]
+    except KeyError:
+        raise CatalogueError(f"not a position: {s!r}", s) from None
 
 
 Table = dict[str, Any]  # key → tuple[str, ...], or key → {key → tuple[str, ...]} for two-key bases
@@ -99,6 +99,24 @@ class Star:
     table: Table
     variants: tuple[Variant, ...]
     on_charts: bool = True  # False: a table for reference only (the 阳/阴 halves of 天乙贵人)
+    # placement entries filled on first use: basis key (or (key, key) for two-key bases) →
+    # (positions, mask of branches covered, mask of stems, whole 干支), or None for no place
+    _entries: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def entry(self, key: Any) -> tuple[tuple[str, ...], int, int, frozenset[str]] | None:
+        """Positions and masks for a basis key, computed once per star and key."""
+        try:
+            return self._entries[key]
+        except KeyError:
+            pass
+        if isinstance(key, tuple):
+            inner = self.table.get(key[0]) if key[0] is not None else None
+            pos = inner.get(key[1]) if inner is not None and key[1] is not None else None
+        else:
+            pos = self.table.get(key) if key is not None and self.table else None
+        found = (pos, *masks(pos)) if pos else None
+        self._entries[key] = found
+        return found
 
     @property
     def quote(self) -> Quote | None:
@@ -163,12 +181,33 @@ class Catalogue:
         raise UnknownNameError(f"unknown star: {name!r}", name, self.closest(name))
 
     def closest(self, name: str) -> tuple[str, ...]:
+        import difflib
+
         n = to_simplified(name.strip())
         names = list(self.by_name)
         hits = [k for k in names if n and (n in k or k in n)]
         hits += difflib.get_close_matches(n, names, n=6, cutoff=0.4)
         hits += difflib.get_close_matches(n.lower(), list(self.by_id), n=3, cutoff=0.6)
         return tuple(dict.fromkeys(hits))[:8] or ("天医", "天德", "驿马")
+
+
+def masks(positions: tuple[str, ...]) -> tuple[int, int, frozenset[str]]:
+    """Bit masks of the branches (bit = branch index) and stems a set of positions covers, and
+    its whole 干支. A direction covers the branches of its palace."""
+    bmask = smask = 0
+    ganzhi = set()
+    for pos in positions:
+        kind = position_kind(pos)
+        if kind == "branch":
+            bmask |= 1 << _BRANCH_KEYS.index(pos)
+        elif kind == "stem":
+            smask |= 1 << _STEM_KEYS.index(pos)
+        elif kind == "direction":
+            for b in DIRECTION_BRANCHES[pos]:
+                bmask |= 1 << b.index
+        else:
+            ganzhi.add(pos)
+    return bmask, smask, frozenset(ganzhi)
 
 
 def _table(raw: Any, basis: str, where: str) -> Table:
@@ -189,60 +228,119 @@ def _table(raw: Any, basis: str, where: str) -> Table:
     return out
 
 
-def _positions(v: Any, where: str) -> tuple[str, ...]:
+def _positions(v: Any, where: str) -> list[str]:
     if not isinstance(v, list):
         raise CatalogueError(f"{where}: a list of positions expected", where)
     for s in v:
         position_kind(s)
-    return tuple(v)
+    return list(v)
 
 
-def _quotes(raw: list[str], where: str) -> tuple[Quote, ...]:
+def _quote_refs(raw: list[str], where: str) -> list[list[str]]:
     try:
-        return tuple(quote(q) for q in raw)
+        return [[quote(q).passage, q] for q in raw]
     except AssertionError as e:
         raise CatalogueError(f"{where}: {e}", where) from None
 
 
-@cache
-def catalogue() -> Catalogue:
-    data = tomllib.loads(resources.files("yimao.data").joinpath("stars.toml").read_text(encoding="utf-8"))
-    stars = []
+def compile_source(text: str) -> list[dict[str, Any]]:
+    """Validate the TOML source and compile it to the JSON-ready form shipped as `stars.json`:
+    every table checked over its whole basis, every quote checked verbatim and resolved to its
+    passage id. `tools/build_stars_json.py` writes it; a test keeps the two in step."""
+    import tomllib
+
+    data = tomllib.loads(text)
+    out = []
     for raw in data["star"]:
         sid = raw["id"]
         basis = raw["basis"]
         if basis not in BASES or raw["kind"] not in KINDS:
             raise CatalogueError(f"{sid}: bad basis or kind", sid)
         table = _table(raw.get("positions"), basis, sid) if basis != "none" else {}
-        variants = tuple(
-            Variant(v["reading"], v.get("reason", ""), _quotes(v.get("quotes", []), sid), _table(v["positions"], basis, f"{sid} variant"))
-            for v in raw.get("variants", [])
-            if basis != "none"
+        out.append(
+            {
+                "id": sid,
+                "name": raw["name"],
+                "traditional": raw.get("traditional") or to_traditional(raw["name"]),
+                "aliases": raw.get("aliases", []),
+                "group": raw["group"],
+                "order": raw["order"],
+                "basis": basis,
+                "kind": raw["kind"],
+                "nature": raw["nature"],
+                "topics": raw.get("topics", []),
+                "rule": raw.get("rule", ""),
+                "quotes": _quote_refs(raw["quotes"], sid),
+                "notes": raw.get("notes", []),
+                "place": raw.get("place", True),
+                "table": table,
+                "variants": [
+                    {
+                        "reading": v["reading"],
+                        "reason": v.get("reason", ""),
+                        "quotes": _quote_refs(v.get("quotes", []), sid),
+                        "table": _table(v["positions"], basis, f"{sid} variant"),
+                    }
+                    for v in raw.get("variants", [])
+                    if basis != "none"
+                ],
+            }
         )
+    out.sort(key=lambda d: d["order"])
+    if len({d["id"] for d in out}) != len(out):
+        raise CatalogueError("duplicate star ids", None)
+    return out
+
+
+def source_text() -> str:
+    from yimao.data import read_text
+
+    return read_text("stars.toml")
+
+
+def _tuples(table: dict[str, Any]) -> Table:
+    return {k: (_tuples(v) if isinstance(v, dict) else tuple(v)) for k, v in table.items()}
+
+
+@cache
+def catalogue() -> Catalogue:
+    """The catalogue, from the compiled `stars.json` (a JSON parse is some thirty times faster
+    than the TOML one, which matters for a command's cold start)."""
+    import json
+
+    from yimao.texts import passage
+
+    from yimao.data import read_bytes
+
+    compiled = json.loads(read_bytes("stars.json"))
+
+    def quotes(refs: list[list[str]]) -> tuple[Quote, ...]:
+        return tuple(Quote(pid, original, passage(pid).vernacular) for pid, original in refs)
+
+    stars = []
+    for d in compiled:
+        table = _tuples(d["table"])
         stars.append(
             Star(
-                id=sid,
-                name=raw["name"],
-                traditional=raw.get("traditional") or to_traditional(raw["name"]),
-                aliases=tuple(raw.get("aliases", [])),
-                group=raw["group"],
-                order=raw["order"],
-                basis=basis,
-                kind=raw["kind"],
-                nature=raw["nature"],
-                topics=tuple(raw.get("topics", [])),
-                rule=raw.get("rule", ""),
-                quotes=_quotes(raw["quotes"], sid),
-                notes=tuple(raw.get("notes", [])),
+                id=d["id"],
+                name=d["name"],
+                traditional=d["traditional"],
+                aliases=tuple(d["aliases"]),
+                group=d["group"],
+                order=d["order"],
+                basis=d["basis"],
+                kind=d["kind"],
+                nature=d["nature"],
+                topics=tuple(d["topics"]),
+                rule=d["rule"],
+                quotes=quotes(d["quotes"]),
+                notes=tuple(d["notes"]),
                 table=table,
-                variants=variants,
-                on_charts=raw.get("place", True),
+                variants=tuple(Variant(v["reading"], v["reason"], quotes(v["quotes"]), _tuples(v["table"])) for v in d["variants"]),
+                on_charts=d["place"],
             )
         )
-    stars.sort(key=lambda s: s.order)
     by_id = {s.id: s for s in stars}
-    if len(by_id) != len(stars):
-        raise CatalogueError("duplicate star ids", None)
     by_name: dict[str, list[Star]] = {}
     for s in stars:
         for n in dict.fromkeys((s.name, to_simplified(s.traditional), *map(to_simplified, s.aliases))):
@@ -262,5 +360,3 @@ def basis_values(month: Branch | None, day: GanZhi | Branch | None, year: GanZhi
     return (month.value if month else None, d, br(year), br(hour))
 
 
-def stem_value(s: Stem) -> str:
-    return s.value

@@ -12,27 +12,26 @@ palace; a whole 干支 (天赦) is in force when the day is that 干支, and fal
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from yimao.chart import Chart, Use
 from yimao.errors import UnknownNameError
-from yimao.ganzhi import Branch, GanZhi, Stem
-from yimao.stars.catalogue import DIRECTION_BRANCHES, Star, basis_values, catalogue, position_kind
+from yimao.ganzhi import GanZhi
+from yimao.stars.catalogue import Star, basis_values, catalogue
 
 PARTS = ("本爻", "变爻", "伏神")
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
     position: int
     part: str  # 本爻 | 变爻 | 伏神
     moving: bool  # the moving 本爻, its 变爻, or a lifted 伏神
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(NamedTuple):
+    """A star standing on a chart (an immutable tuple: charts make many of these)."""
+
     star: Star
     positions: tuple[str, ...] | None  # None when the chart lacks the basis (e.g. no hour given)
     hits: tuple[Hit, ...]
@@ -55,45 +54,41 @@ class Placement:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        s = self.star
-        q = s.quote
-        return {
-            "id": s.id,
-            "name": s.name,
-            "aliases": list(s.aliases),
-            "basis": s.basis,
-            "positions": list(self.positions) if self.positions is not None else None,
-            "lines": list(self.line_positions),
-            "hits": [{"position": h.position, "part": h.part, "moving": h.moving} for h in self.hits],
-            "moving": self.moving,
-            "active": self.active,
-            "day_match": self.day_match,
-            "on_use": self.on_use,
-            "nature": s.nature,
-            "topics": list(s.topics),
-            "variants": [{"reading": r, "positions": list(p) if p is not None else None} for r, p in self.variants],
-            # the defining sentence; its modern rendering is in `yimao text <passage>`
-            "text": {"passage": q.passage, "original": q.original} if q else None,
-        }
+        d = dict(_static_dict(self.star))
+        d["positions"] = list(self.positions) if self.positions is not None else None
+        d["lines"] = list(self.line_positions)
+        d["hits"] = [{"position": h.position, "part": h.part, "moving": h.moving} for h in self.hits]
+        d["moving"] = self.moving
+        d["active"] = self.active
+        d["day_match"] = self.day_match
+        d["on_use"] = self.on_use
+        d["variants"] = [{"reading": r, "positions": list(p) if p is not None else None} for r, p in self.variants]
+        return d
 
 
 @cache
-def _masks(positions: tuple[str, ...], day_gz: str | None) -> tuple[int, int, bool]:
-    """Bit masks of the branches and stems a set of positions covers, and whether a 干支 is the day's."""
-    bmask = smask = 0
-    day_match = False
-    for pos in positions:
-        kind = position_kind(pos)
-        if kind == "branch":
-            bmask |= 1 << Branch(pos).index
-        elif kind == "stem":
-            smask |= 1 << Stem(pos).index
-        elif kind == "direction":
-            for b in DIRECTION_BRANCHES[pos]:
-                bmask |= 1 << b.index
-        elif pos == day_gz:
-            day_match = True
-    return bmask, smask, day_match
+def _static_dict(s: Star) -> dict[str, Any]:
+    """The part of a star's JSON that no chart changes."""
+    q = s.quote
+    return {
+        "id": s.id,
+        "name": s.name,
+        "aliases": list(s.aliases),
+        "basis": s.basis,
+        "nature": s.nature,
+        "topics": list(s.topics),
+        # the defining sentence; its modern rendering is in `yimao text <passage>`
+        "text": {"passage": q.passage, "original": q.original} if q else None,
+    }
+
+
+@cache
+def _on_charts(topic: str | None) -> tuple[Star, ...]:
+    return tuple(
+        s
+        for s in catalogue().stars
+        if s.placed and s.on_charts and (topic is None or not s.topics or topic in s.topics or "通用" in s.topics)
+    )
 
 
 def topic_filter(topic: str | None) -> str | None:
@@ -127,42 +122,44 @@ def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = Non
         if cl.hidden is not None:
             hl = cl.hidden.line
             parts.append((cl.position, "伏神", cl.hidden.lifted, hl.stem.index, hl.branch.index))
+    chart_b = chart_s = 0
+    for _, _, _, si, bi in parts:
+        chart_b |= 1 << bi
+        chart_s |= 1 << si
     focus = {chart.hexagram.shi}
     if use is not None:
         focus |= set(use.positions or use.hidden_positions)
+    # the key each basis reads (地支之星以月为凭，天干之星以日为主)
+    keys: dict[str, Any] = {
+        "month": month,
+        "season": month,
+        "month_sanhe": month,
+        "day_stem": day[0] if day else None,
+        "day_ganzhi": day,
+        "year_branch": year,
+        "month_hour": (month, hour),
+        "year_month": (year, month),
+    }
+    # stars sharing the branches and stems they touch share their hits: compute each once
+    touched: dict[tuple[int, int], tuple[tuple[Hit, ...], tuple[int, ...], bool, bool]] = {}
     out = []
-    for star in stars if stars is not None else catalogue().stars:
-        if not star.placed or not star.on_charts:
+    for star in _on_charts(t) if stars is None else stars:
+        entry = star.entry(keys.get(star.basis))
+        if entry is None:
             continue
-        if t is not None and star.topics and t not in star.topics and "通用" not in star.topics:
-            continue
-        positions = star.lookup(star.table, month, day, year, hour)
-        hits: tuple[Hit, ...] = ()
-        day_match = False
-        if positions:
-            bmask, smask, day_match = _masks(positions, day_gz)
-            if bmask or smask:
-                hits = tuple(
-                    Hit(position, part, moving)
-                    for position, part, moving, si, bi in parts
-                    if bmask >> bi & 1 or smask >> si & 1
-                )
-        if not hits and not day_match:
-            continue
-        lines = tuple(sorted({h.position for h in hits}))
-        variants = tuple((v.reading, star.lookup(v.table, month, day, year, hour)) for v in star.variants)
-        out.append(
-            Placement(
-                star=star,
-                positions=positions,
-                hits=hits,
-                line_positions=lines,
-                moving=any(h.moving for h in hits),
-                day_match=day_match,
-                on_use=any(x in focus for x in lines),
-                variants=variants,
-            )
-        )
+        positions, bmask, smask, ganzhi = entry
+        day_match = day_gz in ganzhi if ganzhi else False
+        key = (bmask & chart_b, smask & chart_s)
+        if not (key[0] or key[1] or day_match):
+            continue  # the star stands nowhere on this chart
+        found = touched.get(key)
+        if found is None:
+            hits = tuple(Hit(pos, part, mv) for pos, part, mv, si, bi in parts if key[0] >> bi & 1 or key[1] >> si & 1)
+            lines = tuple(sorted({h.position for h in hits}))
+            found = touched[key] = (hits, lines, any(h.moving for h in hits), any(x in focus for x in lines))
+        hits, lines, moving, on_use = found
+        variants = tuple((v.reading, star.lookup(v.table, month, day, year, hour)) for v in star.variants) if star.variants else ()
+        out.append(Placement(star, positions, hits, lines, moving, day_match, on_use, variants))
     return tuple(out)
 
 

@@ -1,0 +1,25 @@
+"""Compile src/yimao/data/stars.toml (the source, edited by hand) into stars.json (shipped, fast
+to load): python tools/build_stars_json.py. tests/test_star_index.py checks the two agree."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from yimao.stars.catalogue import compile_source
+
+DATA = Path(__file__).resolve().parents[1] / "src" / "yimao" / "data"
+
+
+def render() -> str:
+    compiled = compile_source((DATA / "stars.toml").read_text(encoding="utf-8"))
+    return json.dumps(compiled, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def main() -> None:
+    (DATA / "stars.json").write_text(render(), encoding="utf-8")
+    print(f"wrote {DATA / 'stars.json'}")
+
+
+if __name__ == "__main__":
+    main()
