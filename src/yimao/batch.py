@@ -42,8 +42,15 @@ class Summary:
         )
 
 
+def _clean(s: str) -> str:
+    """A string that can be written as UTF-8 (lone surrogates from hostile input are escaped)."""
+    return s.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _jsonable(v: Any) -> Any:
-    if v is None or isinstance(v, (str, int, float, bool)):
+    if isinstance(v, str):
+        return _clean(v)
+    if v is None or isinstance(v, (int, float, bool)):
         return v
     if isinstance(v, (list, tuple)):
         return [_jsonable(x) for x in v]
@@ -51,7 +58,7 @@ def _jsonable(v: Any) -> Any:
 
 
 def error_object(n: int, message: str, value: Any) -> dict[str, Any]:
-    return {"line": n, "error": {"message": message, "value": _jsonable(value)}}
+    return {"line": n, "error": {"message": _clean(message), "value": _jsonable(value)}}
 
 
 def answer(n: int, raw: bytes) -> dict[str, Any]:
@@ -96,11 +103,16 @@ def run(
                 summary.blank += 1
                 continue
             result = answer(n, body)
+            try:
+                data = dumps(result, compact=True)
+            except (TypeError, ValueError) as e:  # cannot happen for a chart; guards the error path
+                result = error_object(n, f"cannot write the result: {e}", None)
+                data = dumps(result, compact=True)
             if "error" in result and "schema_version" not in result:
                 summary.errors += 1
             else:
                 summary.ok += 1
-            out.write(dumps(result, compact=True))  # one write per line: a line is whole or absent
+            out.write(data)  # one write per line: a line is whole or absent
             out.flush()
             if on_line is not None:
                 on_line(n)

@@ -1,0 +1,115 @@
+"""`yimao batch`: every line answered in order, results equal to `yimao cast --json`, hostile input survived."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+from yimao.batch import MAX_LINE_BYTES, run
+from yimao.pipeline import CastRequest, document, read
+
+ENV = {**os.environ, "TZ": "Asia/Shanghai"}
+
+GOOD = [
+    {"hex": "离之乾", "date": "2026-12-02T10:00+08:00"},
+    {"hex": "大畜之离", "month": "卯", "day": "戊寅", "use": "父"},
+    {"hex": "798788", "date": "1999-12-31T23:30+08:00", "day_start": 0, "use": "世"},
+    {"hex": "101101", "moving": [2, 5], "date": "2026-12-02T10:00", "tz": "Asia/Shanghai"},
+    {"hex": "困之兑", "month": 8, "day": "庚申", "use": "财", "topic": "婚姻"},
+]
+
+
+def lines_of(objs) -> bytes:
+    return b"".join(json.dumps(o, ensure_ascii=False).encode() + b"\n" for o in objs)
+
+
+def run_bytes(data: bytes):
+    out = io.BytesIO()
+    summary = run(io.BytesIO(data), out)
+    return summary, [json.loads(line) for line in out.getvalue().decode("utf-8").splitlines()]
+
+
+def test_results_equal_single_casts():
+    summary, results = run_bytes(lines_of(GOOD))
+    assert summary.ok == len(GOOD) and summary.errors == 0
+    for req, got in zip(GOOD, results):
+        single = subprocess.run(
+            [sys.executable, "-m", "yimao", "cast", *_args(req), "--json"], capture_output=True, env=ENV, timeout=60
+        )
+        assert single.returncode == 0, single.stderr
+        assert json.loads(single.stdout) == got
+
+
+def _args(req: dict) -> list[str]:
+    out = []
+    for k, v in req.items():
+        if k == "moving":
+            v = ",".join(map(str, v))
+        out += [f"--{k.replace('_', '-')}", str(v)]
+    return out
+
+
+def test_hostile_lines_are_each_answered_in_order():
+    hostile = [
+        lines_of([GOOD[0]]),
+        b"\n",  # blank: skipped, counted
+        b"   \t  \n",
+        b"not json\n",
+        b"\xff\xfe\xfa invalid utf-8\n",
+        b"[" * 100_000 + b"]" * 100_000 + b"\n",  # deeply nested
+        b'{"hex": "' + b"x" * (MAX_LINE_BYTES + 10) + b'"}\n',  # huge
+        b'{"hex": 7}\n',
+        '{"hex": "离", "moving": "9"}\n'.encode(),
+        '{"hex": "离", "month": "13"}\n'.encode(),
+        '{"hex": "离", "bogus": 1}\n'.encode(),
+        b'{"date": "2026-12-02"}\n',
+        b'"just a string"\n',
+        b'{"hex": "\xe4\xb9\xbe", "day_start": "23"}\n',
+        lines_of([GOOD[1]]),
+        b'{"hex": "\\u0000\\ud800"}\n',
+    ]
+    summary, results = run_bytes(b"".join(hostile))
+    assert summary.blank == 2
+    assert summary.ok == 2 and summary.errors == 12
+    assert len(results) == 14
+    # every error names its input line, in order
+    error_lines = [r["line"] for r in results if "error" in r]
+    assert error_lines == sorted(error_lines) == [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16]
+    assert results[0]["schema_version"] == 1 and results[-2]["schema_version"] == 1
+    for r in results:
+        if "error" in r:
+            assert r["error"]["message"] and set(r) == {"line", "error"}
+
+
+def test_command_exit_codes_and_summary():
+    ok = subprocess.run([sys.executable, "-m", "yimao", "batch"], input=lines_of(GOOD[:2]), capture_output=True, env=ENV, timeout=60)
+    assert ok.returncode == 0 and len(ok.stdout.splitlines()) == 2
+    assert b"2 ok, 0 errors" in ok.stderr
+    bad = subprocess.run([sys.executable, "-m", "yimao", "batch", "-"], input=lines_of(GOOD[:1]) + b"oops\n", capture_output=True, env=ENV, timeout=60)
+    assert bad.returncode == 2 and len(bad.stdout.splitlines()) == 2 and b"1 ok, 1 error" in bad.stderr
+    missing = subprocess.run([sys.executable, "-m", "yimao", "batch", "/nonexistent.jsonl"], capture_output=True, env=ENV, timeout=60)
+    assert missing.returncode == 2 and missing.stdout == b"" and b"/nonexistent.jsonl" in missing.stderr
+
+
+def test_deterministic_output():
+    a = run_bytes(lines_of(GOOD))[1]
+    b = run_bytes(lines_of(GOOD))[1]
+    assert a == b
+    doc = document(read(CastRequest(hex="大畜之离", month="卯", day="戊寅", use="父")))
+    assert json.dumps(doc, ensure_ascii=False) == json.dumps(document(read(CastRequest(hex="大畜之离", month="卯", day="戊寅", use="父"))), ensure_ascii=False)
+
+
+def test_interrupt_stops_after_a_whole_line():
+    def lines():
+        yield lines_of([GOOD[0]])
+        yield lines_of([GOOD[1]])
+        raise KeyboardInterrupt
+
+    out = io.BytesIO()
+    summary = run(lines(), out)
+    assert summary.interrupted and summary.ok == 2
+    text = out.getvalue().decode()
+    assert text.endswith("\n") and len(text.splitlines()) == 2
