@@ -141,3 +141,13 @@ def test_cast_json_carries_stars_on_lines():
     assert "tiande_gan" in doc["hexagram"]["lines"][3]["stars"]
     for s in doc["stars"]:
         assert {"id", "name", "aliases", "basis", "positions", "lines", "moving", "nature", "variants", "text"} <= set(s)
+
+
+def test_traditional_names_round_trip():
+    from yimao.script import to_simplified, to_traditional
+
+    cat = catalogue()
+    for s in cat.stars:
+        assert to_traditional(s.name) == s.traditional, s.id
+        assert to_simplified(s.traditional) == s.name, s.id
+        assert s in cat.find(s.traditional)

@@ -265,6 +265,7 @@ def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool)
     active = [s for s in stars if s.active or s.on_use]
     dormant = [s for s in stars if not (s.active or s.on_use)]
     body: list[Any] = []
+    shown: set[str] = set()
     for s in active:
         head = Text("★ ", style="bold yellow")
         head.append(tr(s.star.name), style="bold")
@@ -274,7 +275,12 @@ def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool)
         if s.star.topics:
             head.append("  " + tr("/".join(s.star.topics)), style="dim")
         body.append(head)
-        body.extend(_quote_lines([s.star.quote] if s.star.quote else [], tr, explain, dim=not s.active))
+        q = s.star.quote
+        if q is not None and q.original in shown:
+            body.append(Text(f"    「…」 {q.passage} {tr('同上')}", style="dim"))
+        elif q is not None:
+            shown.add(q.original)
+            body.extend(_quote_lines([q], tr, explain, dim=not s.active))
     if dormant:
         t = Text("静 ", style="dim")
         t.append(tr("  ".join(f"{s.star.name}({s.where_text()})" for s in dormant)), style="dim")
@@ -287,9 +293,10 @@ def render_reading(reading: Any, console: Console, *, traditional: bool = False,
 
     tr = _Script(traditional)
     chart = reading.chart
+    # the chart's column shows the stars that act (各伺其动): on a moving line, its 变爻 or a lifted 伏神
     line_stars: dict[int, list[str]] = {}
     for s in reading.stars:
-        for pos in s.line_positions:
+        for pos in sorted({h.position for h in s.hits if h.moving}):
             line_stars.setdefault(pos, []).append(s.star.name)
     sections = findings_sections(reading.findings, tr, explain) + stars_section(reading.stars, tr, explain)
     render_cast(
