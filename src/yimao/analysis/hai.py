@@ -1,0 +1,131 @@
+"""六害 (RULES §4): 世应相害, and the 害 on the 用神 (or the 世).
+
+"是故冲吾之合，则犹夺吾之好，吾故恶之，而与相害也。" (6.11) — the pairs 子未 丑午 寅巳 卯辰 申亥
+酉戌 (`ganzhi.liuhai`). "然有生害、有克害" (6.12): 子未 (未克子) and 卯辰 (卯克辰) are 克害, the
+other four 生害.
+"""
+
+from __future__ import annotations
+
+from yimao.analysis.finding import Finding, Member
+from yimao.analysis.xing import Act, Scope, Target, act_member, member
+from yimao.chart import Chart, ChartLine, Source, Use
+from yimao.ganzhi import BRANCHES, Branch, liuhai
+from yimao.texts import quote
+
+RULE = "六害"
+
+Q_LAW = quote("是故冲吾之合，则犹夺吾之好，吾故恶之，而与相害也。", "凡冲掉我的合神，就等于夺走我的所好，我因此厌恶它，与它相害。")
+Q_SHENG = quote("心恶而面好，外悦而内仇，此相生之害也。", "心里厌恶而面上友好，外表喜悦而内里仇视——这是相生之害。")
+Q_WO_KE = quote("我克彼者，我强而彼弱，志相恶尔", "若是我克对方，那是我强他弱，只在意志上互相厌恶")
+Q_BI_KE = quote("彼克我者，彼刚而我柔，力被制尔", "若是对方克我，那是他刚我柔，力量上被他制住")
+Q_LIGHT = quote("然亦不及六冲之甚也，然亦必兼合冲生克而考之。", "不过害的分量仍不及六冲厉害，而且必须兼看合、冲、生、克一并考察。")
+Q_USE = quote("三刑六害，当别用爻，非以卦象云尔。", "三刑与六害，要分辨落在哪个用爻上，不是就整个卦象说的。")
+Q_WEIGHT = quote("大抵六害重克害，克害重用爻世爻，及应克世", "大体说来，六害之中以克害为重；克害之中又以落在用爻、世爻上以及应爻克世爻的为重")
+Q_PROMPT = quote("若姤恒小畜益卦，虽存六害之名，当察其用而权之", "像《姤》《恒》《小畜》《益》这些卦，虽有六害之名，仍应察看用神而加以斟酌")
+
+_WEIGHT = (Q_WEIGHT.to_dict(), Q_LIGHT.to_dict())
+
+
+def kind_of(a: Branch, b: Branch) -> str:
+    """生害 or 克害 of a 害 pair: 克害 when one 克 the other (子未, 卯辰)."""
+    ea, eb = a.element, b.element
+    return "克害" if ea.overcomes is eb or eb.overcomes is ea else "生害"
+
+
+def _direction(other: Branch, me: Branch) -> str:
+    """How the other branch stands to me: 彼克我 / 我克彼 / 彼生我 / 我生彼 (比和 never forms a 害)."""
+    eo, em = other.element, me.element
+    if eo.overcomes is em:
+        return "彼克我"
+    if em.overcomes is eo:
+        return "我克彼"
+    if eo.generates is em:
+        return "彼生我"
+    return "我生彼"
+
+
+_DIRECTION_TEXT = {"彼克我": Q_BI_KE, "我克彼": Q_WO_KE, "彼生我": Q_SHENG, "我生彼": Q_SHENG}
+
+
+def liuhai_findings(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
+    """世应相害 (always), then the 害 on each target (the 用神, else its 伏神; and the 世)."""
+    out: list[Finding] = []
+    sy = shi_ying(chart)
+    if sy is not None:
+        out.append(sy)
+    sc = scope if scope is not None else Scope(chart, use)
+    for t, acts, notes in zip(sc.targets, sc.acts, sc.notes):
+        f = _on(t, acts, notes)
+        if f is not None:
+            out.append(f)
+    return tuple(out)
+
+
+def _line_member(cl: ChartLine, role: str) -> Member:
+    return member(cl.line.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.line.position, role)
+
+
+def shi_ying(chart: Chart) -> Finding | None:
+    """世 and 应 a 害 pair: only 姤, 恒 (生害) and 小畜, 益 (克害, 应克世) — a prompt, not a verdict."""
+    shi, ying = chart.shi_line, chart.ying_line
+    if not liuhai(shi.branch, ying.branch):
+        return None
+    kind = kind_of(shi.branch, ying.branch)
+    d = _direction(ying.branch, shi.branch)  # the 应 against the 世
+    relation = {"彼克我": "应克世", "我克彼": "世克应", "彼生我": "应生世", "我生彼": "世生应"}[d]
+    return Finding(
+        rule=RULE,
+        holds=True,
+        kind=kind,
+        element=shi.element,
+        relative=shi.relative,
+        lines=(min(shi.position, ying.position), max(shi.position, ying.position)),
+        members=(_line_member(shi, "世"), _line_member(ying, "应")),
+        reasons=("世应相害", relation),
+        text=(Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
+        details={
+            "target": "世应",
+            "direction": relation,
+            "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
+            "severity": list(_WEIGHT),
+        },
+    )
+
+
+_HAI = tuple((7 - b.index) % 12 for b in BRANCHES)  # the 害 partner: indices sum to 7
+_BV = tuple(b.value for b in BRANCHES)
+
+
+def _on(t: Target, acts: tuple[Act, ...], notes: tuple[str, ...]) -> Finding | None:
+    hi = _HAI[t.branch.index]
+    by = [a for a in acts if a[0].index == hi]
+    if not by:
+        return None
+    other = by[0][0]  # a branch has exactly one 害 partner
+    kind = kind_of(other, t.branch)
+    d = _direction(other, t.branch)
+    return Finding(
+        rule=RULE,
+        holds=True,
+        kind=kind,
+        element=t.branch.element,
+        relative=t.relative,
+        lines=tuple(sorted({t.position, *(a[2] for a in by if a[2] is not None)})),
+        members=(t.member(), *(act_member(a, "害") for a in by)),
+        reasons=(*(f"{a[1]._value_}{_BV[a[0].index]}害{t.role}" for a in by), d, *notes),
+        text=(Q_LAW, _DIRECTION_TEXT[d], Q_USE),
+        details={
+            "target": t.role,
+            "hidden": t.source is Source.FUSHEN,
+            "position": t.position,
+            "branch": _BV[t.branch.index],
+            "direction": d,
+            # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世
+            "weight": "重" if kind == "克害" else "轻",
+            "severity": list(_WEIGHT),
+        },
+    )
+
+
+__all__ = ["RULE", "kind_of", "liuhai_findings", "shi_ying"]

@@ -1,0 +1,327 @@
+"""助鬼伤身 (RULES §1): the 世 克 by a 官鬼 that has its true 长生 at the day.
+
+"助鬼伤身，以世爻受鬼克，而鬼长生于日，是为引祸以自害。" (6.01)
+
+A 官鬼 always 克 the palace element, so a 鬼 克世 exactly when the 世 is 兄弟; and only a
+真生 counts (木 at 亥, 火 at 寅, 水 at 申), so only 木/火/水 鬼 can qualify.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yimao.analysis.finding import Finding, Member
+from yimao.chart import Chart, ChartLine, Source, Use
+from yimao.ganzhi import Branch, changsheng, is_true_changsheng
+from yimao.hexagram import Relative
+from yimao.pillars import branch_of
+from yimao.texts import Quote, quote
+
+RULE = "助鬼伤身"
+
+# -- the sentences each check encodes ------------------------------------------------------
+Q_DEF = quote(
+    "助鬼伤身，以世爻受鬼克，而鬼长生于日，是为引祸以自害。",
+    "所谓「助鬼伤身」，是世爻被官鬼所克，而这官鬼又在日辰上得长生，等于自己引来祸患伤害自己。",
+)
+Q_GHOST_EXEMPT = quote("然官鬼遇空破者弗能伤", "不过官鬼若逢空、逢破，就伤不了人")
+Q_SHI_EXEMPT = quote("世爻逢旺相者弗能伤", "世爻若本身旺相，也伤不动")
+Q_POSITION = quote("虽曰长生，临于岁月动变之位者则非", "虽说是长生，若只临在太岁、月建、动爻、变爻的位置上，就不算")
+Q_NOT_TRUE = quote("虽长生于日，而巳日之巽，申日之革则非", "虽说长生于日辰，可巳日得《巽》卦之鬼、申日得《革》卦之鬼，也不算")
+Q_TRUE_NOTE = quote("五行大生谓之真生，巽鬼革鬼非大生", "五行正例的长生才叫真生；《巽》《革》两卦的官鬼不是正例长生")
+Q_ONLY_SHENG = quote("虽曰助鬼，而午日之坎，酉日之离则非", "虽说是助鬼，可午日得《坎》卦、酉日得《离》卦，同样不算")
+Q_SHENG_NOTE = quote("坎鬼离鬼非长生", "《坎》《离》两卦的官鬼也算不得长生")
+Q_EXAMPLES = quote(
+    "是以前贤举申日之离，寅日之咸，亥日之泰者为法。", "所以前贤举申日得《离》、寅日得《咸》、亥日得《泰》这几例作为准式。"
+)
+Q_SEVERITY = quote("静迟动速，旺大衰小，惟空破散则吉也", "官鬼静则应得慢，动则应得快；旺则事大，衰则事小；只有逢空、逢破、逢散才吉")
+Q_VERDICT = quote("大抵用官吉而用财凶，世爻尤凶也", "大体说来，以官为用则吉，以财为用则凶，尤其伤到世爻最凶")
+Q_GUAN_USE = quote("即以官为用者，亦嫌其克世", "即使以官为用神，也嫌它克世爻")
+Q_JI = quote("总之以鬼为忌者，助伤固凶", "总之，凡以官鬼为忌神的，助鬼伤身固然凶")
+Q_NUFU = quote("若女占夫而官星为用者，遇之反吉也", "但若是女子占丈夫、以官星为用神，遇上它反而吉")
+
+
+def _reading(topic: str, original: str, vernacular: str) -> dict[str, str]:
+    return {"topic": topic, **quote(original, vernacular).to_dict()}
+
+
+# The book's readings by topic (6.03, 6.04), shown with every holding finding.
+READINGS: tuple[dict[str, str], ...] = (
+    _reading("身命", "占身命者认祸为福，比匪为良，因财丧身，贪色亡命", "占身命遇助鬼伤身，会把祸事当成福气、把匪人当作良友，因贪财而丧身，因贪色而亡命"),
+    _reading("国", "国占为奸臣聚敛，为宦官专恣", "占国事，主奸臣聚敛、宦官专权"),
+    _reading("师", "师占为将病防刺，及自兵之叛", "占军事，主将领患病、须防行刺，以及自家士兵叛变"),
+    _reading("家宅", "占家者主人贪利忘害，求益遭损", "占家宅，主家主贪利忘害、求益反受损"),
+    _reading("婚姻", "娶妇则主妇不贤", "娶妻主妇人不贤"),
+    _reading("收仆", "收仆则主仆怀叛", "收仆主仆人怀有反心"),
+    _reading("女占夫", "若女占夫而官星为用者，遇之反吉也", "但若是女子占丈夫、以官星为用神，遇上它反而吉"),
+    _reading("官", "占官骤升，占武即发", "占官职会骤然升迁，占武职会立刻发迹"),
+    _reading("讼", "占讼有重责之忧", "占词讼，有被重责的忧患"),
+    _reading("失物", "占失有再偷之虑", "占失物，有再遭偷窃之虑"),
+    _reading("求财", "求财有妄求之害", "求财有妄求之害"),
+    _reading("出行", "出行有行险之虞", "出行有涉险之虞"),
+    _reading("监狱", "占监狱囹圄之灾未满", "占监狱，牢狱之灾未满"),
+    _reading("疾病", "占疾病枕席之患未离", "占疾病，卧床之患未离"),
+    _reading("怪梦", "占怪怪真，占梦梦实", "占怪异，怪异是真；占梦，梦是应验的"),
+)
+
+# "鬼临雀起非，临武被劫，临虎见丧，临蛇而惊" (6.03): the 六神 on a holding 鬼.
+_SPIRIT_READING = {
+    "朱雀": "起非",
+    "玄武": "被劫",
+    "白虎": "见丧",
+    "螣蛇": "而惊",
+}
+Q_SPIRIT = quote("鬼临雀起非，临武被劫，临虎见丧，临蛇而惊", "官鬼若临朱雀便起是非，临元武便遭抢劫，临白虎便见丧事，临腾蛇便受惊吓")
+
+_NO_DAY = "未给日辰"
+_NO_STEM = "未给日干，旬空未判"
+_NO_MONTH = "未给月建，月破与世旺相未判"
+
+# reasons → the sentence that makes them a reason
+_REASON_TEXT: dict[str, tuple[Quote, ...]] = {
+    "鬼不克世": (Q_DEF,),
+    "日生而非长生": (Q_ONLY_SHENG, Q_SHENG_NOTE),
+    "日非长生": (Q_DEF,),
+    "非真生": (Q_NOT_TRUE, Q_TRUE_NOTE),
+    "鬼空": (Q_GHOST_EXEMPT,),
+    "鬼破": (Q_GHOST_EXEMPT,),
+    "世旺相": (Q_SHI_EXEMPT,),
+    _NO_DAY: (Q_DEF,),
+}
+_POSITION_REASONS = ("长生临岁", "长生临月", "长生临动爻", "长生临变爻")
+
+
+def _elsewhere(chart: Chart, cs: Branch) -> tuple[tuple[str, Member | None], ...]:
+    """Where the 长生 stands other than the day: 岁, 月, a moving line, a 变爻 (临于岁月动变之位者则非)."""
+    out: list[tuple[str, Member | None]] = []
+    if branch_of(chart.pillars.year) is cs:
+        out.append(("长生临岁", None))  # the year is no Source of the chart: a reason, not a member
+    if chart.pillars.month_branch is cs:
+        out.append(("长生临月", Member(cs, Source.YUE, None, "长生")))
+    for cl in chart.lines:
+        if cl.moving and cl.branch is cs:
+            out.append(("长生临动爻", Member(cs, Source.DONGYAO, cl.position, "长生")))
+        if cl.changed is not None and cl.changed.branch is cs:
+            out.append(("长生临变爻", Member(cs, Source.BIANYAO, cl.position, "长生")))
+    return tuple(out)
+
+
+def _judge(chart: Chart, g: ChartLine, shi: ChartLine, day: Branch | None):
+    """(score, failing reasons, informative, extra members) for one 鬼: the checks of RULES §1.2 in order."""
+    school = chart.school
+    e = g.element
+    ke = e.overcomes is shi.element
+    cs = changsheng(e, school)
+    reasons: list[str] = []
+    extra: list[Member] = []
+    score = 0
+    if ke:
+        score += 1
+    else:
+        reasons.append("鬼不克世")
+    if day is None:
+        reasons.append(_NO_DAY)
+        return score, reasons, ke, extra
+    at_day = day is cs
+    true = is_true_changsheng(e, school)
+    if at_day:
+        score += 1
+        if true:
+            score += 1
+        else:
+            reasons.append("非真生")
+        informative = ke or true
+    else:
+        sheng = day.element.generates is e
+        reasons.append("日生而非长生" if sheng else "日非长生")
+        where = _elsewhere(chart, cs)
+        for label, member in where:
+            if label not in reasons:
+                reasons.append(label)
+            if member is not None:
+                extra.append(member)
+        informative = ke and (sheng or bool(where))
+    if g.day is not None and g.day.kong:
+        reasons.append("鬼空")
+    else:
+        score += 1
+    if g.month is not None and g.month.po:
+        reasons.append("鬼破")
+    else:
+        score += 1
+    return score, reasons, informative, extra
+
+
+def zhugui(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
+    """助鬼伤身 on the chart: one finding (holding, or the best informative near miss), or none."""
+    shi = chart.shi_line
+    p = chart.pillars
+    day = p.day_branch
+    if shi.relative is not Relative.XIONGDI:
+        # 鬼不克世: worth a word only when the day is the 鬼's true 长生 (it got that far)
+        ge = chart.hexagram.palace_element.overcome_by
+        if day is None or day is not changsheng(ge, chart.school) or not is_true_changsheng(ge, chart.school):
+            return ()
+    ghosts = [cl for cl in chart.lines if cl.relative is Relative.GUANGUI and not cl.shi]
+    if not ghosts:
+        return ()
+    judged = [(g, *_judge(chart, g, shi, day)) for g in ghosts]
+    shi_strong = shi.month is not None and shi.month.vigour.strong
+    qualifying = [g for g, _s, reasons, _i, _x in judged if not reasons]
+    notes: list[str] = []
+    if day is not None and p.xunkong is None:
+        notes.append(_NO_STEM)
+    if p.month_branch is None:
+        notes.append(_NO_MONTH)
+
+    if qualifying:
+        return (_finding(chart, qualifying, shi, day, use, shi_strong, notes),)
+
+    informative = [(g, s, r, x) for g, s, r, i, x in judged if i]
+    if not informative:
+        return ()
+    best = max(s for _g, s, _r, _x in informative)
+    chosen = [(g, r, x) for g, s, r, x in informative if s == best]
+    reasons: list[str] = []
+    extra: list[Member] = []
+    for _g, r, x in chosen:
+        reasons.extend(t for t in r if t not in reasons)
+        extra.extend(m for m in x if m not in extra)
+    if shi_strong and "鬼不克世" not in reasons:
+        reasons.append("世旺相")
+    text: list[Quote] = []
+    for r in reasons:
+        for q in _REASON_TEXT.get(r, (Q_POSITION,) if r in _POSITION_REASONS else ()):
+            if q not in text:
+                text.append(q)
+    gs = [g for g, _r, _x in chosen]
+    members = _members(gs, shi, day) + tuple(extra)
+    e = gs[0].element
+    return (
+        Finding(
+            rule=RULE,
+            holds=False,
+            kind=None,
+            element=e,
+            relative=Relative.GUANGUI,
+            lines=_lines(gs, shi),
+            members=members,
+            reasons=tuple(reasons) + tuple(notes),
+            text=tuple(text),
+            details={
+                "changsheng": changsheng(e, chart.school).value,
+                "true_changsheng": is_true_changsheng(e, chart.school),
+                "ghosts": [_ghost(g) for g in gs],
+                "shi": _shi(shi),
+            },
+        ),
+    )
+
+
+def _finding(
+    chart: Chart,
+    qualifying: list[ChartLine],
+    shi: ChartLine,
+    day: Branch,
+    use: Use | None,
+    shi_strong: bool,
+    notes: list[str],
+) -> Finding:
+    e = qualifying[0].element
+    members = _members(qualifying, shi, day)
+    lines = _lines(qualifying, shi)
+    if shi_strong:
+        # 弗能伤: everything else holds, the 世 is 旺相 in the month.
+        return Finding(
+            rule=RULE,
+            holds=False,
+            element=e,
+            relative=Relative.GUANGUI,
+            lines=lines,
+            members=members,
+            reasons=("世旺相", *notes),
+            text=(Q_DEF, Q_SHI_EXEMPT),
+            details={
+                "changsheng": day.value,
+                "true_changsheng": True,
+                "ghosts": [_ghost(g) for g in qualifying],
+                "shi": _shi(shi),
+            },
+        )
+    verdict, verdict_text = _verdict(chart, use)
+    spirits = []
+    for g in qualifying:
+        if g.spirit is not None and g.spirit.value in _SPIRIT_READING:
+            spirits.append({"position": g.position, "spirit": g.spirit.value, "reading": _SPIRIT_READING[g.spirit.value]})
+    details: dict[str, Any] = {
+        "changsheng": day.value,
+        "true_changsheng": True,
+        "ghosts": [_ghost(g) for g in qualifying],
+        "shi": _shi(shi),
+        "use": use.spec if use is not None else None,
+        "verdict": verdict,
+        "verdict_text": [q.to_dict() for q in verdict_text],
+        "severity": Q_SEVERITY.to_dict(),
+        "readings": list(READINGS),
+    }
+    if spirits:
+        details["spirits"] = spirits
+        details["spirit_text"] = Q_SPIRIT.to_dict()
+    return Finding(
+        rule=RULE,
+        holds=True,
+        element=e,
+        relative=Relative.GUANGUI,
+        lines=lines,
+        members=members,
+        reasons=("鬼克世", "鬼长生于日", "真生", *notes),
+        text=(Q_DEF, Q_EXAMPLES, Q_SEVERITY),
+        details=details,
+    )
+
+
+def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:
+    """用官吉而用财凶，世爻尤凶 (6.03); with no 用神 the 世 is the asker: 凶."""
+    if use is None:
+        return "凶", (Q_JI,)
+    if use.spec == "世" or use.positions == (chart.hexagram.shi,):
+        return "尤凶", (Q_VERDICT,)
+    if use.relative is Relative.GUANGUI:
+        return "反吉", (Q_NUFU, Q_VERDICT, Q_GUAN_USE)
+    return "凶", (Q_VERDICT, Q_JI)
+
+
+def _members(ghosts: list[ChartLine], shi: ChartLine, day: Branch | None) -> tuple[Member, ...]:
+    out = []
+    if day is not None:
+        out.append(Member(day, Source.RI, None, "日"))
+    out.extend(Member(g.branch, Source.DONGYAO if g.moving else Source.JINGYAO, g.position, "鬼") for g in ghosts)
+    out.append(Member(shi.branch, Source.DONGYAO if shi.moving else Source.JINGYAO, shi.position, "世"))
+    return tuple(out)
+
+
+def _lines(ghosts: list[ChartLine], shi: ChartLine) -> tuple[int, ...]:
+    return tuple(sorted({g.position for g in ghosts} | {shi.position}))
+
+
+def _ghost(g: ChartLine) -> dict[str, Any]:
+    v = g.month.vigour if g.month is not None else None
+    return {
+        "position": g.position,
+        "branch": g.branch.value,
+        "moving": g.moving,
+        "vigour": v.value if v is not None else None,
+        "speed": "动速" if g.moving else "静迟",  # 静迟动速
+        "size": None if v is None else ("旺大" if v.strong else "衰小"),  # 旺大衰小
+    }
+
+
+def _shi(shi: ChartLine) -> dict[str, Any]:
+    return {
+        "position": shi.position,
+        "branch": shi.branch.value,
+        "vigour": shi.month.vigour.value if shi.month is not None else None,
+    }
+
+
+__all__ = ["RULE", "READINGS", "zhugui"]

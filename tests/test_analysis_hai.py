@@ -1,0 +1,74 @@
+"""六害 (RULES §4): 世应相害 over all 64 hexagrams, and the 害 on the 用神 / 世."""
+
+from __future__ import annotations
+
+from yimao.analysis.hai import RULE, kind_of, liuhai_findings, shi_ying
+from yimao.chart import build_chart, resolve_use
+from yimao.ganzhi import BRANCHES, Branch, liuhai
+from yimao.hexagram import HEXAGRAMS, Cast
+from yimao.pillars import pillars_given
+
+
+def test_pairs_and_kinds():
+    # "故子合丑而未冲，所以子未为害尔" (6.11): 冲吾之合
+    pairs = {frozenset((a.value, b.value)) for a in BRANCHES for b in BRANCHES if liuhai(a, b)}
+    assert pairs == {frozenset(p) for p in ("子未", "丑午", "寅巳", "卯辰", "申亥", "酉戌")}
+    kinds = {p: kind_of(Branch(p[0]), Branch(p[1])) for p in ("子未", "丑午", "寅巳", "卯辰", "申亥", "酉戌")}
+    assert kinds == {"子未": "克害", "丑午": "生害", "寅巳": "生害", "卯辰": "克害", "申亥": "生害", "酉戌": "生害"}
+
+
+# "（… 若姤恒小畜益卦，虽存六害之名，当察其用而权之。）" (6.12) — exhaustive over the 64
+def test_only_four_hexagrams_have_shi_ying_hai():
+    found = {}
+    for h in HEXAGRAMS:
+        f = shi_ying(build_chart(Cast(h)))
+        if f is not None:
+            found[h.short_name] = (f.kind, f.details["direction"])
+    assert found == {
+        "姤": ("生害", "应生世"),
+        "恒": ("生害", "应生世"),  # 世 酉, 应 戌: 戌生酉
+        "小畜": ("克害", "应克世"),
+        "益": ("克害", "应克世"),
+    }
+
+
+def test_shi_ying_is_reported_with_or_without_use():
+    chart = build_chart(Cast.parse("小畜"), pillars_given(month="寅", day="甲寅"))
+    for use in (None, resolve_use(chart, "官")):
+        f = liuhai_findings(chart, use)[0]
+        assert f.rule == RULE and f.holds and f.reasons == ("世应相害", "应克世")
+        assert f.details["weight"] == "重"
+        assert "6.12" in {q.passage for q in f.text}
+
+
+def test_ke_hai_on_the_shi():
+    # 小畜 世 子 on a 未 day: "彼克我者，彼刚而我柔，力被制尔" (6.12)
+    chart = build_chart(Cast.parse("小畜"), pillars_given(month="子", day="辛未"))
+    f = [f for f in liuhai_findings(chart) if f.details["target"] == "世"][0]
+    assert f.kind == "克害" and f.details["direction"] == "彼克我" and f.details["weight"] == "重"
+    assert any("彼克我者" in q.original for q in f.text)
+    # 比 世 卯 on a 辰 day: 我克彼
+    chart = build_chart(Cast.parse("比"), pillars_given(month="子", day="戊辰"))
+    (g,) = liuhai_findings(chart)
+    assert g.kind == "克害" and g.details["direction"] == "我克彼"
+
+
+def test_sheng_hai_on_the_use():
+    # 困之兑 用财 寅 化 巳: "心恶而面好，外悦而内仇，此相生之害也" (6.12)
+    chart = build_chart(Cast.parse("困之兑"), pillars_given(month="酉", day="庚申"))
+    (f,) = liuhai_findings(chart, resolve_use(chart, "财"))
+    assert f.kind == "生害" and f.details["direction"] == "我生彼" and f.details["target"] == "用/世"
+    assert [(m.branch.value, m.source.value, m.role) for m in f.members] == [("寅", "动爻", "用/世"), ("巳", "变爻", "害")]
+
+
+def test_hidden_use_hai():
+    # 屯 用财: 午 伏 under line 3; a 丑 day 害 it
+    chart = build_chart(Cast.parse("屯"), pillars_given(month="寅", day="乙丑"))
+    f = [f for f in liuhai_findings(chart, resolve_use(chart, "财")) if f.details["target"] == "用"][0]
+    assert f.details["hidden"] and "用神不上卦，取伏神" in f.reasons and f.kind == "生害"
+
+
+def test_no_pillars():
+    chart = build_chart(Cast.parse("姤"))
+    (f,) = liuhai_findings(chart)
+    assert f.reasons == ("世应相害", "应生世")
