@@ -97,10 +97,8 @@ def _complete_ganzhi(incomplete: str) -> list[str]:
 
 
 def _complete_star(incomplete: str) -> list[str]:
-    try:
-        from yimao.stars.catalogue import catalogue
-    except ImportError:
-        return []
+    from yimao.stars.catalogue import catalogue
+
     names = []
     for star in catalogue().stars:
         names.append(star.name)
@@ -109,10 +107,8 @@ def _complete_star(incomplete: str) -> list[str]:
 
 
 def _complete_topic(incomplete: str) -> list[str]:
-    try:
-        from yimao.stars.catalogue import catalogue
-    except ImportError:
-        return []
+    from yimao.stars.catalogue import catalogue
+
     return sorted({t for star in catalogue().stars for t in star.topics if t.startswith(incomplete)})
 
 

@@ -120,18 +120,14 @@ def read(req: CastRequest) -> Reading:
 
 
 def _analyse(chart: Chart, use: Use | None) -> tuple[Any, ...]:
-    try:
-        from yimao.analysis.run import analyse
-    except ImportError:  # the rules are not installed in this build
-        return ()
+    from yimao.analysis.run import analyse
+
     return analyse(chart, use)
 
 
 def _stars(chart: Chart, use: Use | None, topic: str | None) -> tuple[Any, ...]:
-    try:
-        from yimao.stars.place import place_stars
-    except ImportError:
-        return ()
+    from yimao.stars.place import place_stars
+
     return place_stars(chart, use=use, topic=topic)
 
 

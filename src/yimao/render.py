@@ -26,9 +26,11 @@ _ELEMENT_STYLE = {"木": "green", "火": "red", "土": "yellow", "金": "bright_
 
 
 def make_console(file=None, width: int | None = None) -> Console:
+    import os
+
     con = Console(file=file, highlight=False, soft_wrap=False)
-    if width is None and not con.is_terminal:
-        width = 120  # pipes get a width that fits a chart instead of Rich's 80
+    if width is None and not con.is_terminal and not os.environ.get("COLUMNS"):
+        width = 120  # pipes get a width that fits a chart instead of Rich's 80 (COLUMNS still wins)
     if width:
         con.width = width
     return con
