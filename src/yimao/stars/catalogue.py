@@ -350,13 +350,12 @@ def catalogue() -> Catalogue:
 
 
 def basis_values(month: Branch | None, day: GanZhi | Branch | None, year: GanZhi | Branch | None, hour: GanZhi | Branch | None) -> tuple[str | None, str | None, str | None, str | None]:
-    """The strings a star table is keyed by: month branch, day (干支 or bare branch), year branch, hour branch."""
-    def br(p):
-        if p is None:
-            return None
-        return p.value if isinstance(p, Branch) else p.branch.value
-
-    d = None if day is None else (str(day) if isinstance(day, GanZhi) else None)
-    return (month.value if month else None, d, br(year), br(hour))
+    """The strings a star table is keyed by: month branch, day 干支 (None for a bare branch), year branch, hour branch."""
+    return (
+        month.value if month is not None else None,
+        str(day) if isinstance(day, GanZhi) else None,
+        None if year is None else year.value if isinstance(year, Branch) else year.branch.value,
+        None if hour is None else hour.value if isinstance(hour, Branch) else hour.branch.value,
+    )
 
 

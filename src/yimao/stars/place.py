@@ -83,6 +83,35 @@ def _static_dict(s: Star) -> dict[str, Any]:
 
 
 @cache
+def _standing(topic: str | None, basis: str, key: Any) -> tuple[tuple[Any, ...], ...]:
+    """The stars of one basis that have a place for one key: (star, positions, branch mask, stem
+    mask, 干支, variants' positions). Cached: a basis has at most 144 keys, so every chart after
+    the first few is a handful of lookups."""
+    out = []
+    for star in _on_charts(topic):
+        if star.basis == basis:
+            entry = star.entry(key)
+            if entry is not None:
+                out.append((star.order, star, *entry, _variant_positions(star, key)))
+    return tuple(out)
+
+
+def _variant_positions(star: Star, key: Any) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
+    out = []
+    for v in star.variants:
+        if isinstance(key, tuple):
+            inner = v.table.get(key[0]) if key[0] is not None else None
+            pos = inner.get(key[1]) if inner is not None and key[1] is not None else None
+        else:
+            pos = v.table.get(key) if key is not None else None
+        out.append((v.reading, pos))
+    return tuple(out)
+
+
+_PLACED_BASES = ("month", "season", "month_sanhe", "day_stem", "day_ganzhi", "year_branch", "month_hour", "year_month")
+
+
+@cache
 def _on_charts(topic: str | None) -> tuple[Star, ...]:
     return tuple(
         s
@@ -142,12 +171,18 @@ def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = Non
     }
     # stars sharing the branches and stems they touch share their hits: compute each once
     touched: dict[tuple[int, int], tuple[tuple[Hit, ...], tuple[int, ...], bool, bool]] = {}
+    if stars is None:
+        candidates = [c for b in _PLACED_BASES for c in _standing(t, b, keys[b])]
+    else:
+        candidates = [
+            (st.order, st, *e, _variant_positions(st, keys.get(st.basis)))
+            for st in stars
+            if (e := st.entry(keys.get(st.basis))) is not None
+        ]
+    candidates.sort()  # by the catalogue's (the book's) order; orders are unique, so no star is compared
     out = []
-    for star in _on_charts(t) if stars is None else stars:
-        entry = star.entry(keys.get(star.basis))
-        if entry is None:
-            continue
-        positions, bmask, smask, ganzhi = entry
+    new = tuple.__new__  # a NamedTuple built without its Python-level __new__: charts make many
+    for _, star, positions, bmask, smask, ganzhi, variants in candidates:
         day_match = day_gz in ganzhi if ganzhi else False
         key = (bmask & chart_b, smask & chart_s)
         if not (key[0] or key[1] or day_match):
@@ -158,8 +193,7 @@ def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = Non
             lines = tuple(sorted({h.position for h in hits}))
             found = touched[key] = (hits, lines, any(h.moving for h in hits), any(x in focus for x in lines))
         hits, lines, moving, on_use = found
-        variants = tuple((v.reading, star.lookup(v.table, month, day, year, hour)) for v in star.variants) if star.variants else ()
-        out.append(Placement(star, positions, hits, lines, moving, day_match, on_use, variants))
+        out.append(new(Placement, (star, positions, hits, lines, moving, day_match, on_use, variants)))
     return tuple(out)
 
 
