@@ -25,7 +25,6 @@ import time
 from datetime import datetime, timedelta, timezone
 
 from yimao.chart import build_chart
-from yimao.ganzhi import CYCLE
 from yimao.hexagram import all_casts
 from yimao.pillars import pillars_at
 from yimao.pipeline import CastRequest, document, read
@@ -104,7 +103,6 @@ def batch(lines: int) -> list[tuple[str, str, str]]:
     reqs = workload(lines)
     with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as f:
         for r in reqs:
-            d = {k: v for k, v in r.__class__.__dict__.items() if False}
             f.write(json.dumps({"hex": r.hex, "date": r.date, **({"use": r.use} if r.use else {})}, ensure_ascii=False).encode() + b"\n")
         path = f.name
     try:

@@ -3,7 +3,6 @@ traceback, never partial stdout."""
 
 from __future__ import annotations
 
-import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

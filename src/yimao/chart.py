@@ -23,6 +23,7 @@ from yimao.ganzhi import (
     Stem,
     Vigour,
     chong,
+    element_relation,
     liuhe,
     stage,
     tomb,
@@ -278,17 +279,12 @@ def _changed_line(changed_h: Hexagram, position: int, palace: Element) -> Change
     return ChangedLine(position, cl.yang, cl.stem, cl.branch, Relative.of(cl.branch.element, palace))
 
 
-@cache
+_FEI_FU = {"同": "比和", "生": "飞生伏", "克": "飞克伏", "被生": "伏生飞", "被克": "伏克飞"}
+
+
 def fei_fu(fei: Element, fu: Element) -> str:
-    if fei is fu:
-        return "比和"
-    if fei.generates is fu:
-        return "飞生伏"
-    if fei.overcomes is fu:
-        return "飞克伏"
-    if fu.generates is fei:
-        return "伏生飞"
-    return "伏克飞"
+    """The 飞神 (the visible line) against the 伏神 hidden under it."""
+    return _FEI_FU[element_relation(fei, fu)]
 
 
 # --- per hexagram -----------------------------------------------------------------------------

@@ -257,7 +257,7 @@ def hex_(
             }
             _write_json(doc, traditional)
             return
-        from yimao.render import make_console, render_cast, render_hexagram
+        from yimao.render import make_console, render_hexagram
 
         console = make_console()
         if c.moving:
@@ -338,7 +338,6 @@ def star(
                 return
             from yimao.render import make_console, render_star
 
-            text_basis = " ".join(f"{v}{k}" for k, v in zip("年月日时", (y, m and m + "月", d, h and h + "时")) if v).replace("年", "", 0)
             render_star(s, make_console(), traditional=traditional, positions=pos, variants=variants, basis_text=" ".join(v for v in (y and y + "年", m and m + "月", d and d + "日", h and h + "时") if v))
             return
         if json:

@@ -8,7 +8,7 @@ from typing import Any
 from yimao.chart import Source
 from yimao.ganzhi import Branch, Element
 from yimao.hexagram import Relative
-from yimao.texts import Quote
+from yimao.texts import Quote, quote
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +61,8 @@ class Finding:
             "text": [q.to_dict() for q in self.text],
             "details": self.details,
         }
+
+
+def reading(topic: str, original: str, vernacular: str) -> dict[str, str]:
+    """One of the book's readings by topic (身命, 婚姻 …) with its sentence, for a finding's details."""
+    return {"topic": topic, **quote(original, vernacular).to_dict()}

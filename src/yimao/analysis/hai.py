@@ -10,7 +10,7 @@ from __future__ import annotations
 from yimao.analysis.finding import Finding, Member
 from yimao.analysis.xing import Act, Scope, Target, act_member, member
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import BRANCHES, Branch, liuhai
+from yimao.ganzhi import BRANCHES, Branch, element_relation, liuhai
 from yimao.texts import quote
 
 RULE = "六害"
@@ -33,16 +33,12 @@ def kind_of(a: Branch, b: Branch) -> str:
     return "克害" if ea.overcomes is eb or eb.overcomes is ea else "生害"
 
 
+_DIRECTION = {"克": "彼克我", "被克": "我克彼", "生": "彼生我", "被生": "我生彼"}
+
+
 def _direction(other: Branch, me: Branch) -> str:
     """How the other branch stands to me: 彼克我 / 我克彼 / 彼生我 / 我生彼 (比和 never forms a 害)."""
-    eo, em = other.element, me.element
-    if eo.overcomes is em:
-        return "彼克我"
-    if em.overcomes is eo:
-        return "我克彼"
-    if eo.generates is em:
-        return "彼生我"
-    return "我生彼"
+    return _DIRECTION[element_relation(other.element, me.element)]
 
 
 _DIRECTION_TEXT = {"彼克我": Q_BI_KE, "我克彼": Q_WO_KE, "彼生我": Q_SHENG, "我生彼": Q_SHENG}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from yimao.analysis.finding import Finding, Member
+from yimao.analysis.finding import Finding, Member, reading
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, Element, tomb
 from yimao.hexagram import Relative
@@ -177,15 +177,11 @@ Q_MU_KEY = quote("夫墓得刑冲，犹锁得钥，故曰墓开", "入墓之爻�
 Q_MU_LIGHT = quote("然不及冲，故刑而不冲者轻，刑而兼冲者重", "不过刑的力量不如冲，所以只刑不冲的轻，刑而兼冲的重")
 
 
-def _reading(topic: str, original: str, vernacular: str) -> dict[str, str]:
-    return {"topic": topic, **quote(original, vernacular).to_dict()}
-
-
 READINGS: tuple[dict[str, str], ...] = (
-    _reading("身命", "身命遇之，恐骨肉之相残", "占身命遇刑，恐怕骨肉相残"),
-    _reading("婚姻", "婚姻遇之，惧门第之相压", "占婚姻遇刑，怕两家门第互相倾轧"),
-    _reading("宦", "宦忧内丧", "做官的忧家中有丧"),
-    _reading("病", "病防带疾", "病人须防落下残疾"),
+    reading("身命", "身命遇之，恐骨肉之相残", "占身命遇刑，恐怕骨肉相残"),
+    reading("婚姻", "婚姻遇之，惧门第之相压", "占婚姻遇刑，怕两家门第互相倾轧"),
+    reading("宦", "宦忧内丧", "做官的忧家中有丧"),
+    reading("病", "病防带疾", "病人须防落下残疾"),
 )
 _SEVERITY = (Q_IMAGE.to_dict(), Q_WEIGHT.to_dict())
 

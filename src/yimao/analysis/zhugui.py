@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member
+from yimao.analysis.finding import Finding, Member, reading
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import Branch, changsheng, is_true_changsheng
 from yimao.hexagram import Relative
@@ -41,27 +41,23 @@ Q_JI = quote("总之以鬼为忌者，助伤固凶", "总之，凡以官鬼为�
 Q_NUFU = quote("若女占夫而官星为用者，遇之反吉也", "但若是女子占丈夫、以官星为用神，遇上它反而吉")
 
 
-def _reading(topic: str, original: str, vernacular: str) -> dict[str, str]:
-    return {"topic": topic, **quote(original, vernacular).to_dict()}
-
-
 # The book's readings by topic (6.03, 6.04), shown with every holding finding.
 READINGS: tuple[dict[str, str], ...] = (
-    _reading("身命", "占身命者认祸为福，比匪为良，因财丧身，贪色亡命", "占身命遇助鬼伤身，会把祸事当成福气、把匪人当作良友，因贪财而丧身，因贪色而亡命"),
-    _reading("国", "国占为奸臣聚敛，为宦官专恣", "占国事，主奸臣聚敛、宦官专权"),
-    _reading("师", "师占为将病防刺，及自兵之叛", "占军事，主将领患病、须防行刺，以及自家士兵叛变"),
-    _reading("家宅", "占家者主人贪利忘害，求益遭损", "占家宅，主家主贪利忘害、求益反受损"),
-    _reading("婚姻", "娶妇则主妇不贤", "娶妻主妇人不贤"),
-    _reading("收仆", "收仆则主仆怀叛", "收仆主仆人怀有反心"),
-    _reading("女占夫", "若女占夫而官星为用者，遇之反吉也", "但若是女子占丈夫、以官星为用神，遇上它反而吉"),
-    _reading("官", "占官骤升，占武即发", "占官职会骤然升迁，占武职会立刻发迹"),
-    _reading("讼", "占讼有重责之忧", "占词讼，有被重责的忧患"),
-    _reading("失物", "占失有再偷之虑", "占失物，有再遭偷窃之虑"),
-    _reading("求财", "求财有妄求之害", "求财有妄求之害"),
-    _reading("出行", "出行有行险之虞", "出行有涉险之虞"),
-    _reading("监狱", "占监狱囹圄之灾未满", "占监狱，牢狱之灾未满"),
-    _reading("疾病", "占疾病枕席之患未离", "占疾病，卧床之患未离"),
-    _reading("怪梦", "占怪怪真，占梦梦实", "占怪异，怪异是真；占梦，梦是应验的"),
+    reading("身命", "占身命者认祸为福，比匪为良，因财丧身，贪色亡命", "占身命遇助鬼伤身，会把祸事当成福气、把匪人当作良友，因贪财而丧身，因贪色而亡命"),
+    reading("国", "国占为奸臣聚敛，为宦官专恣", "占国事，主奸臣聚敛、宦官专权"),
+    reading("师", "师占为将病防刺，及自兵之叛", "占军事，主将领患病、须防行刺，以及自家士兵叛变"),
+    reading("家宅", "占家者主人贪利忘害，求益遭损", "占家宅，主家主贪利忘害、求益反受损"),
+    reading("婚姻", "娶妇则主妇不贤", "娶妻主妇人不贤"),
+    reading("收仆", "收仆则主仆怀叛", "收仆主仆人怀有反心"),
+    reading("女占夫", "若女占夫而官星为用者，遇之反吉也", "但若是女子占丈夫、以官星为用神，遇上它反而吉"),
+    reading("官", "占官骤升，占武即发", "占官职会骤然升迁，占武职会立刻发迹"),
+    reading("讼", "占讼有重责之忧", "占词讼，有被重责的忧患"),
+    reading("失物", "占失有再偷之虑", "占失物，有再遭偷窃之虑"),
+    reading("求财", "求财有妄求之害", "求财有妄求之害"),
+    reading("出行", "出行有行险之虞", "出行有涉险之虞"),
+    reading("监狱", "占监狱囹圄之灾未满", "占监狱，牢狱之灾未满"),
+    reading("疾病", "占疾病枕席之患未离", "占疾病，卧床之患未离"),
+    reading("怪梦", "占怪怪真，占梦梦实", "占怪异，怪异是真；占梦，梦是应验的"),
 )
 
 # "鬼临雀起非，临武被劫，临虎见丧，临蛇而惊" (6.03): the 六神 on a holding 鬼.

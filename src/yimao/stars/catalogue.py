@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from yimao.errors import CatalogueError, UnknownNameError
-from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi, Stem
+from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi
 from yimao.script import to_simplified, to_traditional
 from yimao.texts import Quote, quote
 
