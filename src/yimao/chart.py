@@ -384,7 +384,6 @@ def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSch
     xk = pillars.xunkong
     spirits = spirits_for(pillars.day_stem) if pillars.day_stem is not None else None
     hidden_at = {hl.position: hl for hl in h.hidden}
-    values = cast.values()
     lines = []
     for line in h.lines:
         p = line.position
@@ -414,7 +413,7 @@ def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSch
             ChartLine(
                 line=line,
                 moving=moving,
-                value=values[p - 1],
+                value=(9 if line.yang else 6) if moving else (7 if line.yang else 8),
                 spirit=spirits[p - 1] if spirits else None,
                 shi=p == h.shi,
                 ying=p == h.ying,

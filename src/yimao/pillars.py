@@ -67,7 +67,11 @@ class DateContext:
     tz_source: str  # "offset" (in the date), "--tz", or "system"
     jie: Jie
     next_jie: Jie
-    lunar: Lunar | None
+
+    @property
+    def lunar(self) -> Lunar | None:
+        """The lunar date of the local civil day (computed when asked: a reading does not need it)."""
+        return lunar_date(self.moment.date())
 
     @property
     def near_jie(self) -> tuple[Jie, float] | None:
@@ -154,7 +158,6 @@ def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = N
         tz_source=tz_source,
         jie=jie,
         next_jie=next_jie,
-        lunar=lunar_date(moment.date()),
     )
     return FourPillars(year, month, day, hour, ctx)
 
@@ -194,7 +197,12 @@ def _lunar_months_tyme(lunar_year: int) -> tuple[tuple[int, int, bool, str, int]
 
 def lunar_date(d: date) -> Lunar | None:
     """The lunar date of a civil day, or None outside tyme4py's range."""
-    o = d.toordinal()
+    return _lunar_of(d.toordinal())
+
+
+@lru_cache(maxsize=4096)
+def _lunar_of(o: int) -> Lunar | None:
+    d = date.fromordinal(o)
     try:
         for ly in (d.year, d.year - 1):
             months = _lunar_months(ly)
