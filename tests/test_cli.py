@@ -148,6 +148,6 @@ def test_json_is_deterministic():
 def test_python_dash_m_and_help():
     r = run("--help")
     assert r.returncode == 0 and b"cast" in r.stdout
-    for cmd in ("cast", "pillars", "hex"):
+    for cmd in ("cast", "pillars", "hex", "star", "stars", "text", "examples", "schema", "batch", "completion"):
         r = run(cmd, "--help")
         assert r.returncode == 0 and b"Example" in r.stdout

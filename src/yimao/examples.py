@@ -100,6 +100,17 @@ def _positions(star_id: str, cases: dict[str, tuple[str | None, str | None, str 
     return compute
 
 
+def _stars_at(names: dict[str, str], month: str | None = None, day: str | None = None, year: str | None = None,
+              hour: str | None = None) -> Callable[[], dict[str, Any]]:
+    """Positions of several stars (label → star id) for one basis."""
+
+    def compute() -> dict[str, Any]:
+        cat = catalogue()
+        return {label: " ".join(cat.by_id[i].lookup(cat.by_id[i].table, month, day, year, hour) or ()) for label, i in names.items()}
+
+    return compute
+
+
 def _covers(star_id: str, cases: dict[str, str], branch_of_case: dict[str, str]) -> Callable[[], dict[str, Any]]:
     def compute() -> dict[str, Any]:
         s = catalogue().by_id[star_id]
@@ -186,12 +197,10 @@ EXAMPLES: tuple[Example, ...] = (
     # stars
     Example("star-pojun", "九曜", quote("如寅建午时占，以戌加寅起至午时在戌，以戌上为破军，亥是左辅，子是右弼也。"),
             {"破军": "戌", "左辅": "亥", "右弼": "子"},
-            lambda: {n: " ".join(catalogue().by_id[i].lookup(catalogue().by_id[i].table, "寅", None, None, "午") or ())
-                     for n, i in (("破军", "pojun"), ("左辅", "zuofu"), ("右弼", "youbi"))}),
+            _stars_at({"破军": "pojun", "左辅": "zuofu", "右弼": "youbi"}, month="寅", hour="午")),
     Example("star-wufu-jia", "五符", quote("盖以甲禄在寅为法，寅乃五符"),
             {"五符": "寅", "天关": "亥", "地匣": "子"},
-            lambda: {n: " ".join(catalogue().by_id[i].lookup(catalogue().by_id[i].table, None, "甲", None, None) or ())
-                     for n, i in (("五符", "wufu"), ("天关", "tianguan"), ("地匣", "dixia"))}),
+            _stars_at({"五符": "wufu", "天关": "tianguan", "地匣": "dixia"}, day="甲")),
     Example("star-tianguanfu-zi", "天官符",
             quote("如子年乃水局临官于亥入中宫，即十月在中宫顺行，即十一月在乾，十二月在兑，进三复退，即是本年，正月入中宫，二月乾，三月兑，四月艮，五月离，六坎，七坤，八震，九巽，乃终。"),
             {"十月": "中宫", "十一月": "乾", "十二月": "兑", "正月": "中宫", "二月": "乾", "三月": "兑", "四月": "艮", "五月": "离",
@@ -215,19 +224,17 @@ EXAMPLES: tuple[Example, ...] = (
     Example("star-jiangxing", "将星", quote("故亥卯未，将星在卯，辰为攀鞍，巳为驾马，马前为六害午也，害前为华盖未也，将后为七煞，自申至寅七位是也"),
             {"将星": "卯", "攀鞍": "辰", "驿马": "巳", "六害": "午", "华盖": "未", "劫煞": "申", "灾煞": "酉", "天煞": "戌",
              "地煞": "亥", "年煞": "子", "月煞": "丑", "亡神": "寅"},
-            lambda: {n: " ".join(catalogue().by_id[i].table["卯"]) for n, i in (
-                ("将星", "jiangxing"), ("攀鞍", "panan"), ("驿马", "yima"), ("六害", "liuhai_jiangxing"), ("华盖", "huagai"),
-                ("劫煞", "jiesha"), ("灾煞", "zaisha"), ("天煞", "tiansha"), ("地煞", "disha"), ("年煞", "niansha"),
-                ("月煞", "yuesha_jiangxing"), ("亡神", "wangren_jiangxing"))}),
+            _stars_at({"将星": "jiangxing", "攀鞍": "panan", "驿马": "yima", "六害": "liuhai_jiangxing", "华盖": "huagai",
+                       "劫煞": "jiesha", "灾煞": "zaisha", "天煞": "tiansha", "地煞": "disha", "年煞": "niansha",
+                       "月煞": "yuesha_jiangxing", "亡神": "wangren_jiangxing"}, month="卯")),
     Example("star-yima", "驿马", quote("如寅午戌，将星在午，则以未为攀鞍，申为驾马矣"), {"寅月": "申", "午月": "申", "戌月": "申"},
             _positions("yima", {"寅月": ("寅", None, None, None), "午月": ("午", None, None, None), "戌月": ("戌", None, None, None)})),
     Example("star-taisui-zi", "太岁", quote("一太岁，二太阳，三丧门，四太阴，五官符，六死符，七岁破，八龙德，九白虎，十福德，十一吊客，十二病符，此从年起也。"),
             {"太岁": "子", "太阳": "丑", "丧门": "寅", "太阴": "卯", "官符": "辰", "死符": "巳", "岁破": "午", "龙德": "未",
              "白虎": "申", "福德": "酉", "吊客": "戌", "病符": "亥"},
-            lambda: {n: " ".join(catalogue().by_id[i].table["子"]) for n, i in (
-                ("太岁", "taisui"), ("太阳", "taiyang"), ("丧门", "sangmen_sui"), ("太阴", "taiyin_sui"), ("官符", "guanfu_sui"),
-                ("死符", "sifu"), ("岁破", "suipo"), ("龙德", "longde"), ("白虎", "baihu"), ("福德", "fude"),
-                ("吊客", "diaoke_sui"), ("病符", "bingfu"))}),
+            _stars_at({"太岁": "taisui", "太阳": "taiyang", "丧门": "sangmen_sui", "太阴": "taiyin_sui", "官符": "guanfu_sui",
+                       "死符": "sifu", "岁破": "suipo", "龙德": "longde", "白虎": "baihu", "福德": "fude",
+                       "吊客": "diaoke_sui", "病符": "bingfu"}, year="子")),
     Example("star-tiande", "天德", quote("天德之星，正月起亥而顺行"), {"正月": "亥", "二月": "子"},
             _positions("tiande", {"正月": ("寅", None, None, None), "二月": ("卯", None, None, None)})),
     Example("star-tiande-ding", "天德", quote("如寅建丁亥子孙发动，以丁为天德也"),
