@@ -287,3 +287,21 @@ def test_lunar_dates_agree_with_tyme4py_day_by_day():
             lm.get_lunar_year().get_year(), lm.get_month(), lm.is_leap(), ld.get_day(), ld.get_name(), lm.get_name()), d
         assert ours.year_ganzhi == lm.get_lunar_year().get_sixty_cycle().get_name()
         d += td(days=1)
+
+
+def test_lunar_dates_before_the_gregorian_reform():
+    """yimao counts days in the proleptic Gregorian calendar (as ISO 8601 does); tyme4py names days
+    before 1582-10-15 in the Julian calendar. The same day, reached through its Julian day number,
+    must have the same lunar date."""
+    from datetime import date
+
+    from tyme4py.jd import JulianDay
+
+    from yimao.pillars import lunar_date
+
+    for d in (date(1500, 3, 1), date(1200, 7, 15), date(1582, 10, 10), date(800, 1, 31)):
+        ld = JulianDay.from_julian_day(d.toordinal() + 1721425).get_solar_day().get_lunar_day()
+        ours = lunar_date(d)
+        assert (ours.year, ours.month, ours.leap, ours.day) == (
+            ld.get_lunar_month().get_lunar_year().get_year(), ld.get_lunar_month().get_month(),
+            ld.get_lunar_month().is_leap(), ld.get_day()), d

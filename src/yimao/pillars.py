@@ -18,6 +18,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
+from math import floor
 from datetime import date, datetime, timedelta, timezone, tzinfo
 
 from yimao.errors import NotationError, UnsupportedDateError
@@ -184,13 +185,17 @@ def _lunar_months(lunar_year: int) -> tuple[tuple[int, int, bool, str, int], ...
     return _lunar_months_tyme(lunar_year)
 
 
+_JD_ORDINAL = 1721425  # Julian day number of proleptic Gregorian 0001-01-01 (ordinal 1) minus 1
+
+
 def _lunar_months_tyme(lunar_year: int) -> tuple[tuple[int, int, bool, str, int], ...]:
     from tyme4py.lunar import LunarYear
 
     out = []
     for m in LunarYear.from_year(lunar_year).get_months():
-        sd = m.get_first_julian_day().get_solar_day()
-        first = date(sd.get_year(), sd.get_month(), sd.get_day()).toordinal()
+        # through the Julian day, not tyme4py's y/m/d: before 1582-10-15 those are Julian-calendar
+        # dates, while yimao (like ISO 8601 and Python) counts days in the proleptic Gregorian calendar
+        first = floor(m.get_first_julian_day().get_day() + 0.5) - _JD_ORDINAL
         out.append((first, m.get_month(), m.is_leap(), m.get_name(), m.get_day_count()))
     return tuple(out)
 
