@@ -189,9 +189,10 @@ def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = Non
             continue  # the star stands nowhere on this chart
         found = touched.get(key)
         if found is None:
-            hits = tuple(Hit(pos, part, mv) for pos, part, mv, si, bi in parts if key[0] >> bi & 1 or key[1] >> si & 1)
-            lines = tuple(sorted({h.position for h in hits}))
-            found = touched[key] = (hits, lines, any(h.moving for h in hits), any(x in focus for x in lines))
+            bm, sm = key
+            hits = tuple(new(Hit, part[:3]) for part in parts if bm >> part[4] & 1 or sm >> part[3] & 1)
+            lines = tuple(sorted({h[0] for h in hits}))
+            found = touched[key] = (hits, lines, any(h[2] for h in hits), not focus.isdisjoint(lines))
         hits, lines, moving, on_use = found
         out.append(new(Placement, (star, positions, hits, lines, moving, day_match, on_use, variants)))
     return tuple(out)
