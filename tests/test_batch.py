@@ -113,3 +113,15 @@ def test_interrupt_stops_after_a_whole_line():
     assert summary.interrupted and summary.ok == 2
     text = out.getvalue().decode()
     assert text.endswith("\n") and len(text.splitlines()) == 2
+
+
+def test_a_reader_that_goes_away_stops_the_batch_quietly():
+    """yimao batch … | head: no traceback, no message, the Unix status of a broken pipe."""
+    data = lines_of([GOOD[1]] * 400)
+    p = subprocess.Popen([sys.executable, "-m", "yimao", "batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    p.stdin.write(data)
+    p.stdin.close()
+    p.stdout.read(100)
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=60) == 141 and b"Traceback" not in err and b"internal error" not in err

@@ -48,6 +48,10 @@ def _guard() -> Iterator[None]:
     except KeyboardInterrupt:
         _err("interrupted")
         raise typer.Exit(130) from None
+    except BrokenPipeError:  # the reader went away (yimao … | head): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(141) from None
     except Exception as e:  # a defect of yimao: say so plainly
         if os.environ.get("YIMAO_DEBUG"):
             raise
