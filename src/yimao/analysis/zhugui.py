@@ -226,6 +226,7 @@ def _finding(
     e = qualifying[0].element
     members = _members(qualifying, shi, day)
     lines = _lines(qualifying, shi)
+    base = {"changsheng": day.value, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
     if shi_strong:
         # 弗能伤: everything else holds, the 世 is 旺相 in the month.
         return Finding(
@@ -237,12 +238,7 @@ def _finding(
             members=members,
             reasons=("世旺相", *notes),
             text=(Q_DEF, Q_SHI_EXEMPT),
-            details={
-                "changsheng": day.value,
-                "true_changsheng": True,
-                "ghosts": [_ghost(g) for g in qualifying],
-                "shi": _shi(shi),
-            },
+            details=base,
         )
     verdict, verdict_text = _verdict(chart, use)
     spirits = []
@@ -250,10 +246,7 @@ def _finding(
         if g.spirit is not None and g.spirit.value in _SPIRIT_READING:
             spirits.append({"position": g.position, "spirit": g.spirit.value, "reading": _SPIRIT_READING[g.spirit.value]})
     details: dict[str, Any] = {
-        "changsheng": day.value,
-        "true_changsheng": True,
-        "ghosts": [_ghost(g) for g in qualifying],
-        "shi": _shi(shi),
+        **base,
         "use": use.spec if use is not None else None,
         "verdict": verdict,
         "verdict_text": [q.to_dict() for q in verdict_text],
