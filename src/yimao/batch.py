@@ -78,7 +78,7 @@ def answer(n: int, raw: bytes) -> dict[str, Any]:
     if not isinstance(obj, dict):
         return error_object(n, f"a JSON object expected, got {type(obj).__name__}", text[:80])
     try:
-        return document(read(CastRequest.from_mapping(obj)))
+        return document(read(CastRequest.from_mapping(obj)), stars_json=True)
     except YimaoError as e:
         return error_object(n, str(e), e.value)
     except RecursionError:

@@ -3,16 +3,22 @@
 Keys are ASCII snake_case; domain values are canonical simplified Chinese strings (traditional
 on request); line positions are integers 1-6, 初爻 = 1; absent is null. Additive fields do not
 bump `SCHEMA_VERSION`; renaming or removing one does.
+
+Documents are read-only: the parts that many charts share (a hexagram's head, a relation, a
+jie) are built once and the same objects reappear in every document that contains them — that
+is most of what lets `yimao batch` stream thousands of charts a second. `traditional()` copies.
 """
 
 from __future__ import annotations
 
-from datetime import timezone
 from collections.abc import Iterable, Mapping
+from datetime import timezone, tzinfo
+from functools import cache
 from typing import Any
 
-from yimao.chart import ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation
-from yimao.hexagram import Hexagram, Relative
+from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation
+from yimao.ganzhi import Branch, Stem
+from yimao.hexagram import Cast, Hexagram, Relative
 from yimao.pillars import DateContext, FourPillars
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie
@@ -41,12 +47,13 @@ def calendar_to_dict(p: FourPillars) -> dict[str, Any]:
     return out
 
 
-def _jie(j: Jie, ctx: DateContext) -> dict[str, Any]:
+@cache
+def _jie(j: Jie, zone: tzinfo | None) -> dict[str, Any]:
     return {
         "name": j.name,
         "month": j.month.value,
         "utc": j.instant.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "local": j.instant.astimezone(ctx.moment.tzinfo).isoformat(timespec="seconds"),
+        "local": j.instant.astimezone(zone).isoformat(timespec="seconds"),
     }
 
 
@@ -66,7 +73,7 @@ def context_to_dict(ctx: DateContext | None) -> dict[str, Any]:
             "day": lunar.day,
             "text": str(lunar),
         },
-        "jie": {"current": _jie(ctx.jie, ctx), "next": _jie(ctx.next_jie, ctx)},
+        "jie": {"current": _jie(ctx.jie, ctx.moment.tzinfo), "next": _jie(ctx.next_jie, ctx.moment.tzinfo)},
         "near_jie": None if near is None else {"name": near[0].name, "seconds": round(near[1], 1)},
         "conventions": {
             "moment": ctx.moment.isoformat(timespec="seconds"),
@@ -80,12 +87,14 @@ def context_to_dict(ctx: DateContext | None) -> dict[str, Any]:
     }
 
 
+@cache
 def _month(m: MonthRelation | None) -> dict[str, Any] | None:
     if m is None:
         return None
     return {"vigour": m.vigour.value, "po": m.po, "he": m.he, "effect": m.effect}
 
 
+@cache
 def _day(d: DayRelation | None) -> dict[str, Any] | None:
     if d is None:
         return None
@@ -100,6 +109,7 @@ def _day(d: DayRelation | None) -> dict[str, Any] | None:
     }
 
 
+@cache
 def _change(c: ChangeRelation | None) -> dict[str, Any] | None:
     if c is None:
         return None
@@ -116,6 +126,7 @@ def _change(c: ChangeRelation | None) -> dict[str, Any] | None:
     }
 
 
+@cache
 def _hidden(h: Hidden | None) -> dict[str, Any] | None:
     if h is None:
         return None
@@ -133,35 +144,53 @@ def _hidden(h: Hidden | None) -> dict[str, Any] | None:
 
 def line_to_dict(cl: ChartLine, stars: Iterable[str] = ()) -> dict[str, Any]:
     line = cl.line
-    ch = cl.changed
     return {
         "position": line.position,
         "yang": line.yang,
         "moving": cl.moving,
         "value": cl.value,
-        "stem": line.stem.value,
-        "branch": line.branch.value,
-        "element": line.element.value,
-        "relative": line.relative.value,
+        **_najia(line.stem, line.branch, line.relative),
         "spirit": _s(cl.spirit),
         "shi": cl.shi,
         "ying": cl.ying,
         "hidden": _hidden(cl.hidden),
-        "changed": None
-        if ch is None
-        else {
-            "yang": ch.yang,
-            "stem": ch.stem.value,
-            "branch": ch.branch.value,
-            "element": ch.element.value,
-            "relative": ch.relative.value,
-        },
-        "relations": {"month": _month(cl.month), "day": _day(cl.day), "change": _change(cl.change)},
-        "tags": list(cl.tags()),
+        "changed": _changed_line(cl.changed),
+        "relations": _relations(cl.month, cl.day, cl.change),
+        "tags": _tags(cl),
         "stars": list(stars),
     }
 
 
+@cache
+def _najia(stem: Stem, branch: Branch, relative: Relative) -> dict[str, str]:
+    return {"stem": stem.value, "branch": branch.value, "element": branch.element.value, "relative": relative.value}
+
+
+@cache
+def _changed_line(ch: ChangedLine | None) -> dict[str, Any] | None:
+    if ch is None:
+        return None
+    return {"yang": ch.yang, **_najia(ch.stem, ch.branch, ch.relative)}
+
+
+@cache
+def _relations(m: MonthRelation | None, d: DayRelation | None, c: ChangeRelation | None) -> dict[str, Any]:
+    return {"month": _month(m), "day": _day(d), "change": _change(c)}
+
+
+_TAGS: dict[tuple[Any, ...], list[str]] = {}
+
+
+def _tags(cl: ChartLine) -> list[str]:
+    """The line's tags, built once per combination of relations."""
+    key = (cl.month, cl.day, cl.change, cl.moving)
+    tags = _TAGS.get(key)
+    if tags is None:
+        tags = _TAGS[key] = list(cl.tags())
+    return tags
+
+
+@cache
 def hexagram_to_dict(h: Hexagram) -> dict[str, Any]:
     """A hexagram on its own (no date): its place, 世应, 卦身 and bare 纳甲 lines with 伏神."""
     hidden = {hl.position: hl for hl in h.hidden}
@@ -191,6 +220,7 @@ def hexagram_to_dict(h: Hexagram) -> dict[str, Any]:
     }
 
 
+@cache
 def _hexagram_head(h: Hexagram) -> dict[str, Any]:
     return {
         "name": h.name,
@@ -211,18 +241,23 @@ def _hexagram_head(h: Hexagram) -> dict[str, Any]:
 
 def changed_to_dict(chart: Chart) -> dict[str, Any] | None:
     """The 之卦: its own place and lines; each line's `relative` is counted against the ORIGINAL palace."""
-    ch = chart.changed_hexagram
+    return _changed(chart.cast)
+
+
+@cache
+def _changed(cast: Cast) -> dict[str, Any] | None:
+    ch = cast.changed
     if ch is None:
         return None
-    palace = chart.hexagram.palace_element
+    palace = cast.hexagram.palace_element
     return {
         **_hexagram_head(ch),
-        "relatives_against": chart.hexagram.palace.value,
+        "relatives_against": cast.hexagram.palace.value,
         "lines": [
             {
                 "position": line.position,
                 "yang": line.yang,
-                "moving": line.position in chart.cast.moving,
+                "moving": line.position in cast.moving,
                 "stem": line.stem.value,
                 "branch": line.branch.value,
                 "element": line.element.value,
@@ -236,15 +271,16 @@ def changed_to_dict(chart: Chart) -> dict[str, Any] | None:
 def chart_to_dict(
     chart: Chart,
     *,
-    findings: Iterable[Mapping[str, Any]] = (),
-    stars: Iterable[Mapping[str, Any]] = (),
+    findings: list[Mapping[str, Any]] | None = None,
+    stars: Any = None,
     line_stars: Mapping[int, Iterable[str]] | None = None,
     use: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The document of `yimao cast --json`."""
+    """The document of `yimao cast --json`; `stars` is a list of dicts, or that list already
+    encoded (see `pipeline.document`)."""
     line_stars = line_stars or {}
     cal = calendar_to_dict(chart.pillars)
-    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "cast": {"spec": chart.cast.spec(), "coins": chart.cast.coins(), "moving": sorted(chart.cast.moving)}}
+    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "cast": _cast(chart.cast)}
     doc.update(cal)
     doc["earth_school"] = chart.school.value
     doc["hexagram"] = {
@@ -254,9 +290,14 @@ def chart_to_dict(
     }
     doc["changed_hexagram"] = changed_to_dict(chart)
     doc["use"] = dict(use) if use is not None else None
-    doc["findings"] = list(findings)
-    doc["stars"] = list(stars)
+    doc["findings"] = findings if findings is not None else []
+    doc["stars"] = stars if stars is not None else []
     return doc
+
+
+@cache
+def _cast(cast: Cast) -> dict[str, Any]:
+    return {"spec": cast.spec(), "coins": cast.coins(), "moving": sorted(cast.moving)}
 
 
 def traditional(doc: Any) -> Any:
