@@ -7,6 +7,7 @@ Exit codes: 0 success; 2 bad input (message on stderr, nothing on stdout); 1 yim
 # No `from __future__ import annotations` here: Typer reads the options from the annotations, and
 # it would eval every string annotation anew at each start (some 5 ms).
 import copy
+import gc
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -575,6 +576,10 @@ def click_command(args: Sequence[str]) -> typer.core.TyperGroup:
 
 
 def main() -> None:
+    # Everything imported so far (Typer, click, this app) lives as long as the process: freezing
+    # it spares each garbage collection of a run, and the one at exit, from walking it again
+    # (about a tenth of a command's start-up work). Garbage made from here on is still collected.
+    gc.freeze()
     if "_YIMAO_COMPLETE" in os.environ:
         from typer.completion import completion_init
 
