@@ -9,6 +9,7 @@ documents the format; docs/stars.md documents each derivation.
 from __future__ import annotations
 
 from functools import cache
+from itertools import starmap
 from typing import Any, NamedTuple
 
 from yimao.errors import CatalogueError, UnknownNameError
@@ -319,8 +320,12 @@ def catalogue() -> Catalogue:
 
     compiled = orjson.loads(read_bytes("stars.json"))
 
+    @cache  # stars share half their quotes: one value each
+    def shared_quote(pid: str, original: str) -> Quote:
+        return Quote(pid, original, passage(pid).vernacular)
+
     def quotes(refs: list[list[str]]) -> tuple[Quote, ...]:
-        return tuple(Quote(pid, original, passage(pid).vernacular) for pid, original in refs)
+        return tuple(starmap(shared_quote, refs))
 
     stars = []
     for d in compiled:
