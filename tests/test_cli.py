@@ -193,3 +193,15 @@ def test_anything_but_a_command_name_gets_the_whole_app():
 
     for args in ([], ["--help"], ["-h"], ["ca"], ["bogus", "cast"], ["--help", "cast"]):
         assert set(click_command(args).commands) == set(COMMANDS), args
+
+
+def test_json_output_imports_no_rich():
+    """Rich is for tables: a --json run never loads it (it would cost the cold start)."""
+    code = "import runpy, sys; sys.argv[0] = 'yimao'; runpy.run_module('yimao', run_name='__main__')"
+    probe = "import atexit, sys; atexit.register(lambda: sys.stderr.write(' '.join(m for m in sys.modules if m.startswith('rich'))))"
+    r = subprocess.run(
+        [sys.executable, "-c", f"{probe}; {code}", "cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--json"],
+        capture_output=True, env=ENV, timeout=60,
+    )
+    assert r.returncode == 0 and r.stdout.startswith(b"{")
+    assert r.stderr == b"", r.stderr.decode()
