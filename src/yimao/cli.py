@@ -564,7 +564,7 @@ def click_command(args: Sequence[str]) -> typer.core.TyperGroup:
     """The click command that runs `args`. Typer turns every command of the app into a click
     command (inspecting each signature) before it parses anything, though a run needs only the
     one it names: when `args` start with a command's name, the group is built with that command
-    alone, a sixth of the work. Anything else (--help, a misspelt name, shell completion) gets
+    alone, for a third of the work. Anything else (--help, a misspelt name, shell completion) gets
     the whole app, so listings and suggestions stay whole."""
     if args and "_YIMAO_COMPLETE" not in os.environ:
         named = [c for c in app.registered_commands if (c.name or typer.main.get_command_name(c.callback.__name__)) == args[0]]

@@ -73,6 +73,8 @@ def position_kind(s: str) -> str:
 Table = dict[str, Any]  # key → tuple[str, ...], or key → {key → tuple[str, ...]} for two-key bases
 
 
+# NamedTuples rather than dataclasses: a command's cold start pays for defining these classes and
+# for building the 143 stars, and a NamedTuple is several times cheaper at both.
 class Variant(NamedTuple):
     reading: str
     reason: str
@@ -80,8 +82,6 @@ class Variant(NamedTuple):
     table: Table
 
 
-# NamedTuples rather than dataclasses: a command's cold start pays for defining these classes and
-# for building the 143 stars, and a NamedTuple is several times cheaper at both.
 class Star(NamedTuple):
     id: str
     name: str
