@@ -151,3 +151,57 @@ def test_python_dash_m_and_help():
     for cmd in ("cast", "pillars", "hex", "star", "stars", "text", "examples", "schema", "batch", "completion"):
         r = run(cmd, "--help")
         assert r.returncode == 0 and b"Example" in r.stdout
+
+
+def _invoke(command, args: list[str]) -> tuple[object, str, str]:
+    """Run a click command in process as `yimao ARGS`: (exit code, stdout, stderr)."""
+    from typer.testing import CliRunner
+
+    with CliRunner().isolation(env={"COLUMNS": "140", "TZ": "Asia/Shanghai"}) as (out, err, _):
+        try:
+            command.main(args=args, prog_name="yimao")
+            code = 0
+        except SystemExit as e:
+            code = e.code
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return code, out.getvalue().decode(), err.getvalue().decode()
+
+
+COMMANDS = ("cast", "pillars", "hex", "star", "stars", "batch", "text", "examples", "schema", "completion")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[c, "--help"] for c in COMMANDS]
+    + [["cast", "-h"], ["cast", "--bogus"], ["cast", "--day-start", "x"], ["cast", "--hex"], ["hex"], ["star", "a", "b"],
+       ["completion"], ["schema", "extra"], ["cast", "--hex", "离", "--month", "13"]],
+)
+def test_a_command_alone_behaves_as_in_the_whole_app(args):
+    """main builds only the command argv names (cli.click_command): same help, errors and codes."""
+    from typer.main import get_command
+
+    from yimao.cli import app, click_command
+
+    alone = click_command(args)
+    assert list(alone.commands) == [args[0]]
+    assert _invoke(alone, args) == _invoke(get_command(app), args)
+
+
+def test_anything_but_a_command_name_gets_the_whole_app():
+    from yimao.cli import click_command
+
+    for args in ([], ["--help"], ["-h"], ["ca"], ["bogus", "cast"], ["--help", "cast"]):
+        assert set(click_command(args).commands) == set(COMMANDS), args
+
+
+def test_json_output_imports_no_rich():
+    """Rich is for tables: a --json run never loads it (it would cost the cold start)."""
+    code = "import runpy, sys; sys.argv[0] = 'yimao'; runpy.run_module('yimao', run_name='__main__')"
+    probe = "import atexit, sys; atexit.register(lambda: sys.stderr.write(' '.join(m for m in sys.modules if m.startswith('rich'))))"
+    r = subprocess.run(
+        [sys.executable, "-c", f"{probe}; {code}", "cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--json"],
+        capture_output=True, env=ENV, timeout=60,
+    )
+    assert r.returncode == 0 and r.stdout.startswith(b"{")
+    assert r.stderr == b"", r.stderr.decode()

@@ -8,9 +8,9 @@ documents the format; docs/stars.md documents each derivation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from itertools import starmap
+from typing import Any, NamedTuple
 
 from yimao.errors import CatalogueError, UnknownNameError
 from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi
@@ -73,16 +73,16 @@ def position_kind(s: str) -> str:
 Table = dict[str, Any]  # key → tuple[str, ...], or key → {key → tuple[str, ...]} for two-key bases
 
 
-@dataclass(frozen=True, slots=True)
-class Variant:
+# NamedTuples rather than dataclasses: a command's cold start pays for defining these classes and
+# for building the 143 stars, and a NamedTuple is several times cheaper at both.
+class Variant(NamedTuple):
     reading: str
     reason: str
     quotes: tuple[Quote, ...]
     table: Table
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Star:
+class Star(NamedTuple):
     id: str
     name: str
     traditional: str
@@ -99,24 +99,18 @@ class Star:
     table: Table
     variants: tuple[Variant, ...]
     on_charts: bool = True  # False: a table for reference only (the 阳/阴 halves of 天乙贵人)
-    # placement entries filled on first use: basis key (or (key, key) for two-key bases) →
-    # (positions, mask of branches covered, mask of stems, whole 干支), or None for no place
-    _entries: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    # A star is its identity (the catalogue holds one of each): it keys caches, so it hashes
+    # without walking its tables, as the dataclass with eq=False did.
+    __hash__ = object.__hash__
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
 
     def entry(self, key: Any) -> tuple[tuple[str, ...], int, int, frozenset[str]] | None:
-        """Positions and masks for a basis key, computed once per star and key."""
-        try:
-            return self._entries[key]
-        except KeyError:
-            pass
-        if isinstance(key, tuple):
-            inner = self.table.get(key[0]) if key[0] is not None else None
-            pos = inner.get(key[1]) if inner is not None and key[1] is not None else None
-        else:
-            pos = self.table.get(key) if key is not None and self.table else None
-        found = (pos, *masks(pos)) if pos else None
-        self._entries[key] = found
-        return found
+        """Positions and masks for a basis key (or (key, key) for two-key bases): (positions,
+        mask of branches covered, mask of stems, whole 干支), or None for no place. Computed
+        once per star and key."""
+        return _entry(self, key)
 
     @property
     def quote(self) -> Quote | None:
@@ -152,12 +146,15 @@ class Star:
         return f"<Star {self.id} {self.name}>"
 
 
-@dataclass(frozen=True, slots=True)
-class Catalogue:
+class Catalogue(NamedTuple):
     stars: tuple[Star, ...]
     by_id: dict[str, Star]
-    by_name: dict[str, tuple[Star, ...]]
     topics: tuple[str, ...]
+
+    @property
+    def by_name(self) -> dict[str, tuple[Star, ...]]:
+        """Stars by simplified name and alias (indexed on first use: a chart never asks)."""
+        return _by_name(self.stars)
 
     def find(self, name: str) -> tuple[Star, ...]:
         """Every star a name (id, simplified or traditional name, alias) may mean; () if none."""
@@ -189,6 +186,16 @@ class Catalogue:
         hits += difflib.get_close_matches(n, names, n=6, cutoff=0.4)
         hits += difflib.get_close_matches(n.lower(), list(self.by_id), n=3, cutoff=0.6)
         return tuple(dict.fromkeys(hits))[:8] or ("天医", "天德", "驿马")
+
+
+@cache
+def _entry(star: Star, key: Any) -> tuple[tuple[str, ...], int, int, frozenset[str]] | None:
+    if isinstance(key, tuple):
+        inner = star.table.get(key[0]) if key[0] is not None else None
+        pos = inner.get(key[1]) if inner is not None and key[1] is not None else None
+    else:
+        pos = star.table.get(key) if key is not None and star.table else None
+    return (pos, *masks(pos)) if pos else None
 
 
 def masks(positions: tuple[str, ...]) -> tuple[int, int, frozenset[str]]:
@@ -305,21 +312,23 @@ def _tuples(table: dict[str, Any]) -> Table:
 @cache
 def catalogue() -> Catalogue:
     """The catalogue, from the compiled `stars.json` (a JSON parse is some thirty times faster
-    than the TOML one, which matters for a command's cold start)."""
-    import json
-
-    from yimao.texts import passage
+    than the TOML one, which matters for a command's cold start; orjson's is faster still)."""
+    import orjson
 
     from yimao.data import read_bytes
+    from yimao.texts import passage
 
-    compiled = json.loads(read_bytes("stars.json"))
+    compiled = orjson.loads(read_bytes("stars.json"))
+
+    @cache  # stars share half their quotes: one value each
+    def shared_quote(pid: str, original: str) -> Quote:
+        return Quote(pid, original, passage(pid).vernacular)
 
     def quotes(refs: list[list[str]]) -> tuple[Quote, ...]:
-        return tuple(Quote(pid, original, passage(pid).vernacular) for pid, original in refs)
+        return tuple(starmap(shared_quote, refs))
 
     stars = []
     for d in compiled:
-        table = _tuples(d["table"])
         stars.append(
             Star(
                 id=d["id"],
@@ -335,18 +344,22 @@ def catalogue() -> Catalogue:
                 rule=d["rule"],
                 quotes=quotes(d["quotes"]),
                 notes=tuple(d["notes"]),
-                table=table,
+                table=_tuples(d["table"]),
                 variants=tuple(Variant(v["reading"], v["reason"], quotes(v["quotes"]), _tuples(v["table"])) for v in d["variants"]),
                 on_charts=d["place"],
             )
         )
-    by_id = {s.id: s for s in stars}
+    topics = tuple(dict.fromkeys(t for s in stars for t in s.topics))
+    return Catalogue(tuple(stars), {s.id: s for s in stars}, topics)
+
+
+@cache
+def _by_name(stars: tuple[Star, ...]) -> dict[str, tuple[Star, ...]]:
     by_name: dict[str, list[Star]] = {}
     for s in stars:
         for n in dict.fromkeys((s.name, to_simplified(s.traditional), *map(to_simplified, s.aliases))):
             by_name.setdefault(n, []).append(s)
-    topics = tuple(dict.fromkeys(t for s in stars for t in s.topics))
-    return Catalogue(tuple(stars), by_id, {k: tuple(v) for k, v in by_name.items()}, topics)
+    return {k: tuple(v) for k, v in by_name.items()}
 
 
 def basis_values(month: Branch | None, day: GanZhi | Branch | None, year: GanZhi | Branch | None, hour: GanZhi | Branch | None) -> tuple[str | None, str | None, str | None, str | None]:
