@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from yimao.ganzhi import Branch
 from yimao.hexagram import HEXAGRAMS, Cast
 from yimao.pipeline import CastRequest, document, read
+from yimao.serialize import dumps
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "src" / "yimao" / "data" / "schema.json").read_text(encoding="utf-8"))
 
@@ -55,3 +56,13 @@ def test_documents_obey_the_invariants(cast, moment, day_start, use):
         if f["rule"] == "助鬼伤身" and f["holds"]:
             shi = next(l for l in lines if l["shi"])
             assert shi["relative"] == "兄弟"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(casts, moments, st.sampled_from([None, "婚姻", "疾病", "家宅"]), st.sampled_from(["官", "财", "世", None]))
+def test_batch_encoding_is_the_document_byte_for_byte(cast, moment, topic, use):
+    """`yimao batch` writes the stars array pre-encoded; it must be exactly what the dicts give."""
+    reading = read(CastRequest(hex=cast.coins(), date=moment.isoformat(), use=use, topic=topic))
+    plain = dumps(document(reading), compact=True)
+    assert dumps(document(reading, stars_json=True), compact=True) == plain
+    assert dumps(document(reading), compact=True) == plain  # shared cached parts are left untouched
