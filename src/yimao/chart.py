@@ -6,11 +6,11 @@ not given is None. The analysis rules (`yimao.analysis`) and the stars read char
 recompute these relations.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
+# annotation at class creation, a cost every start of the program would pay.
 from enum import Enum
 from functools import cache
+from typing import NamedTuple
 
 from yimao.errors import UnknownNameError
 from yimao.ganzhi import (
@@ -36,6 +36,8 @@ from yimao.pillars import FourPillars
 class Spirit(Enum):
     """六神, placed from 初爻 upward by the day stem: 甲乙 青龙, 丙丁 朱雀, 戊 勾陈, 己 螣蛇, 庚辛 白虎, 壬癸 玄武."""
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
     QINGLONG = "青龙"
     ZHUQUE = "朱雀"
     GOUCHEN = "勾陈"
@@ -60,6 +62,8 @@ def spirits_for(day_stem: Stem) -> tuple[Spirit, ...]:
 class Source(Enum):
     """Where a branch acting in the chart comes from."""
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
     RI = "日"
     YUE = "月"
     DONGYAO = "动爻"
@@ -71,8 +75,7 @@ class Source(Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
-class Actor:
+class Actor(NamedTuple):
     """A branch present in the chart, with its source and line position (None for 日 and 月)."""
 
     branch: Branch
@@ -83,16 +86,14 @@ class Actor:
 # --- relations --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class MonthRelation:
+class MonthRelation(NamedTuple):
     vigour: Vigour  # 旺相休囚死 of the line's element in the month
     po: bool  # 月破: the month 冲 the line
     he: bool  # 月合
     effect: str | None  # "月生" | "月克" | "月扶" (same element) | None
 
 
-@dataclass(frozen=True, slots=True)
-class DayRelation:
+class DayRelation(NamedTuple):
     stage: Stage  # 十二长生 stage of the line's element at the day branch
     kong: bool | None  # 旬空 (None when the day's stem is unknown)
     effect: str | None  # "日生" | "日克" | "日扶" | None
@@ -102,8 +103,7 @@ class DayRelation:
     ripo: bool  # 日破: a static line 冲 by the day while 休囚 (or with no month given)
 
 
-@dataclass(frozen=True, slots=True)
-class ChangeRelation:
+class ChangeRelation(NamedTuple):
     """A moving line against its own 变爻."""
 
     huitou: str | None  # "回头生" | "回头克" | None
@@ -117,8 +117,7 @@ class ChangeRelation:
     chong: bool  # 化冲
 
 
-@dataclass(frozen=True, slots=True)
-class ChangedLine:
+class ChangedLine(NamedTuple):
     """A 变爻: its 干支 from the 之卦, its 六亲 counted against the ORIGINAL palace."""
 
     position: int
@@ -132,8 +131,7 @@ class ChangedLine:
         return self.branch.element
 
 
-@dataclass(frozen=True, slots=True)
-class Hidden:
+class Hidden(NamedTuple):
     """A 伏神 with its relations: to the 飞神 above it, and to month and day."""
 
     line: HiddenLine
@@ -143,8 +141,7 @@ class Hidden:
     lifted: bool  # its 飞神 moves (发动飞爻而相挈)
 
 
-@dataclass(frozen=True, slots=True)
-class ChartLine:
+class ChartLine(NamedTuple):
     line: Line
     moving: bool
     value: int
@@ -329,8 +326,7 @@ def hexagram_features(h: Hexagram, changed: Hexagram | None) -> tuple[str, ...]:
 # --- the chart --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Chart:
+class Chart(NamedTuple):
     cast: Cast
     pillars: FourPillars
     lines: tuple[ChartLine, ...]
@@ -430,8 +426,7 @@ def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSch
 # --- 用神 -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Use:
+class Use(NamedTuple):
     """The 用神 as asked (`spec`) and where it stands: visible lines, or the 伏神 when absent."""
 
     spec: str

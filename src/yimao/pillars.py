@@ -12,14 +12,14 @@ A chart may also be cast from pillars alone ("卯建 戊寅日", or just "申日
 given is None, and the analysis skips what needs it.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
+# annotation at class creation, a cost every start of the program would pay.
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from functools import lru_cache
 from math import floor
 from datetime import date, datetime, timedelta, timezone, tzinfo
+from typing import NamedTuple
 
 from yimao.errors import NotationError, UnsupportedDateError
 from yimao.ganzhi import Branch, GanZhi, Stem, hour_stem, month_stem
@@ -42,8 +42,7 @@ def stem_of(p: Pillar | None) -> Stem | None:
     return p.stem if isinstance(p, GanZhi) else None
 
 
-@dataclass(frozen=True, slots=True)
-class Lunar:
+class Lunar(NamedTuple):
     """The lunar date of the local civil day (from tyme4py): 丙午年 十月 廿四."""
 
     year: int
@@ -58,8 +57,7 @@ class Lunar:
         return f"{self.year_ganzhi}年{self.month_name}{self.day_name}"
 
 
-@dataclass(frozen=True, slots=True)
-class DateContext:
+class DateContext(NamedTuple):
     """What a moment adds beyond the pillars: the local moment, its 节, the lunar date, conventions."""
 
     moment: datetime
@@ -84,13 +82,27 @@ class DateContext:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class FourPillars:
+class FourPillars(NamedTuple):
+    """The four pillars; `context` (what a moment adds) takes no part in equality or hashing."""
+
     year: Pillar | None = None
     month: Pillar | None = None
     day: Pillar | None = None
     hour: Pillar | None = None
-    context: DateContext | None = field(default=None, compare=False)
+    context: DateContext | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FourPillars):
+            return self[:4] == other[:4]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, FourPillars):
+            return self[:4] != other[:4]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self[:4])
 
     @property
     def month_branch(self) -> Branch | None:

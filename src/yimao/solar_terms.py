@@ -6,12 +6,12 @@ grows with the distance from today. tyme4py's Julian days are Beijing time (UTC+
 module turns them into aware UTC datetimes and caches them per Gregorian year.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
+# annotation at class creation, a cost every start of the program would pay.
 from bisect import bisect_right
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
+from typing import NamedTuple
 
 from yimao.errors import UnsupportedDateError
 from yimao.ganzhi import Branch
@@ -44,8 +44,7 @@ _J2000_NOON = datetime(2000, 1, 1, 12, tzinfo=timezone.utc)
 _BEIJING = timedelta(hours=8)
 
 
-@dataclass(frozen=True, slots=True)
-class Jie:
+class Jie(NamedTuple):
     """One 节: its name, the 月建 month it begins, and its instant (aware, UTC)."""
 
     name: str
