@@ -19,6 +19,7 @@ from yimao.ganzhi import (
     Branch,
     EarthSchool,
     Element,
+    GanZhi,
     Stage,
     Stem,
     Vigour,
@@ -30,7 +31,7 @@ from yimao.ganzhi import (
     vigour,
 )
 from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative, Trigram
-from yimao.pillars import FourPillars
+from yimao.pillars import FourPillars, branch_of
 
 
 class Spirit(Enum):
@@ -370,23 +371,36 @@ class Chart(NamedTuple):
         return tuple(out)
 
 
+@cache
+def _hidden_at(h: Hexagram) -> tuple[HiddenLine | None, ...]:
+    """The 伏神 under each position of a hexagram (None where there is none)."""
+    under = {hl.position: hl for hl in h.hidden}
+    return tuple(under.get(p) for p in range(1, 7))
+
+
 def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSchool = EarthSchool.SHUI) -> Chart:
     pillars = pillars or FourPillars()
     h = cast.hexagram
+    moving_lines = cast.moving
     changed_h = cast.changed
-    palace = h.palace_element
-    month = pillars.month_branch
-    day = pillars.day_branch
-    xk = pillars.xunkong
-    spirits = spirits_for(pillars.day_stem) if pillars.day_stem is not None else None
-    hidden_at = {hl.position: hl for hl in h.hidden}
+    palace = h.palace.element
+    month = branch_of(pillars.month)
+    if isinstance(pillars.day, GanZhi):
+        day, xk, spirits = pillars.day.branch, pillars.day.xunkong, spirits_for(pillars.day.stem)
+    else:  # a bare day branch (no stem: no 旬空, no 六神), or no day at all
+        day, xk, spirits = pillars.day, None, None
+    shi, ying = h.shi, h.ying
     lines = []
-    for line in h.lines:
+    # Positional construction and `branch.element` rather than the `element` properties: this
+    # loop runs for every chart, and keyword calls and properties are Python-level calls.
+    for line, hl in zip(h.lines, _hidden_at(h)):
         p = line.position
-        moving = p in cast.moving
-        mrel = month_relation(line.element, line.branch, month) if month is not None else None
+        moving = p in moving_lines
+        branch = line.branch
+        element = branch.element
+        mrel = month_relation(element, branch, month) if month is not None else None
         drel = (
-            day_relation(line.element, line.branch, day, xk, mrel.vigour if mrel else None, moving, school)
+            day_relation(element, branch, day, xk, mrel.vigour if mrel else None, moving, school)
             if day is not None
             else None
         )
@@ -394,32 +408,20 @@ def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSch
         crel = None
         if moving and changed_h is not None:
             changed = _changed_line(changed_h, p, palace)
-            crel = change_relation(line.branch, changed.branch, xk, month, school)
+            crel = change_relation(branch, changed.branch, xk, month, school)
         hidden = None
-        if p in hidden_at:
-            hl = hidden_at[p]
-            hm = month_relation(hl.element, hl.branch, month) if month is not None else None
+        if hl is not None:
+            he = hl.branch.element
+            hm = month_relation(he, hl.branch, month) if month is not None else None
             hd = (
-                day_relation(hl.element, hl.branch, day, xk, hm.vigour if hm else None, False, school)
+                day_relation(he, hl.branch, day, xk, hm.vigour if hm else None, False, school)
                 if day is not None
                 else None
             )
-            hidden = Hidden(hl, fei_fu(line.element, hl.element), hm, hd, moving)
-        lines.append(
-            ChartLine(
-                line=line,
-                moving=moving,
-                value=(9 if line.yang else 6) if moving else (7 if line.yang else 8),
-                spirit=spirits[p - 1] if spirits else None,
-                shi=p == h.shi,
-                ying=p == h.ying,
-                hidden=hidden,
-                changed=changed,
-                month=mrel,
-                day=drel,
-                change=crel,
-            )
-        )
+            hidden = Hidden(hl, fei_fu(element, he), hm, hd, moving)
+        value = (9 if line.yang else 6) if moving else (7 if line.yang else 8)
+        spirit = spirits[p - 1] if spirits else None
+        lines.append(ChartLine(line, moving, value, spirit, p == shi, p == ying, hidden, changed, mrel, drel, crel))
     return Chart(cast, pillars, tuple(lines), hexagram_features(h, changed_h), school)
 
 

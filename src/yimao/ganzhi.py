@@ -433,8 +433,7 @@ class GanZhi(_GanZhiFields):
     @property
     def xunkong(self) -> tuple[Branch, Branch]:
         """旬空: the two branches the 旬 of this 干支 lacks (甲子旬 空 戌亥)."""
-        first = (self.branch.index - self.stem.index) % 12  # branch of the 旬's 甲
-        return BRANCHES[(first + 10) % 12], BRANCHES[(first + 11) % 12]
+        return _XUNKONG[(self.branch.index - self.stem.index) % 12]
 
     @property
     def xun(self) -> GanZhi:
@@ -442,6 +441,8 @@ class GanZhi(_GanZhiFields):
         return CYCLE[self.index - self.index % 10]
 
 
+# 旬空 by the branch of the 旬's 甲: shared tuples, so that equal values are one object
+_XUNKONG = tuple((BRANCHES[(first + 10) % 12], BRANCHES[(first + 11) % 12]) for first in range(12))
 _GZ_INDEX: dict[tuple[int, int], int] = {(i % 10, i % 12): i for i in range(60)}
 CYCLE: tuple[GanZhi, ...] = tuple(GanZhi(STEMS[i % 10], BRANCHES[i % 12]) for i in range(60))
 

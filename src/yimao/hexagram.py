@@ -15,12 +15,16 @@ All 64 hexagrams are built once at import; `Hexagram` values are shared and immu
 # annotation at class creation, a cost every start of the program would pay.
 from collections.abc import Iterable
 from enum import Enum
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from yimao.errors import NotationError, UnknownNameError
 from yimao.ganzhi import Branch, Element, Stem
 from yimao.script import to_simplified, to_traditional
+
+# By character: a plain dict, where `Branch("子")` would go through the slow EnumType.__call__.
+_STEM = {s.value: s for s in Stem}
+_BRANCH = {b.value: b for b in Branch}
 
 
 class Trigram(Enum):
@@ -41,11 +45,11 @@ class Trigram(Enum):
         obj.code = sum(1 << i for i, c in enumerate(bits) if c == "1")
         obj.image = image
         obj.element = element
-        obj.inner_stem, obj.outer_stem = (Stem(s) for s in stems)
-        obj.inner_branches = tuple(Branch(b) for b in inner)
-        obj.outer_branches = tuple(Branch(b) for b in outer)
+        obj.inner_stem, obj.outer_stem = (_STEM[s] for s in stems)
+        obj.inner_branches = tuple(_BRANCH[b] for b in inner)
+        obj.outer_branches = tuple(_BRANCH[b] for b in outer)
         # the branches of the trigram's direction (坎子, 艮丑寅, 震卯, 巽辰巳, 离午, 坤未申, 兑酉, 乾戌亥)
-        obj.direction_branches = tuple(Branch(b) for b in direction_branches)
+        obj.direction_branches = tuple(_BRANCH[b] for b in direction_branches)
         obj.pinyin = pinyin
         return obj
 
@@ -286,10 +290,11 @@ class Hexagram(NamedTuple):
         """A hexagram by name: short 既济, full 水火既济, traditional 既濟, Unicode ䷾, or kw63 / #63."""
         raw = text
         t = to_simplified(text.strip())
-        if t in _BY_NAME:
-            return _BY_NAME[t]
-        if t.endswith("卦") and t[:-1] in _BY_NAME:
-            return _BY_NAME[t[:-1]]
+        by_name = _by_name()
+        if t in by_name:
+            return by_name[t]
+        if t.endswith("卦") and t[:-1] in by_name:
+            return by_name[t[:-1]]
         low = t.lower()
         for prefix in ("kw", "#"):
             if low.startswith(prefix) and low[len(prefix):].isdigit():
@@ -306,8 +311,8 @@ def _suggest(t: str) -> tuple[str, ...]:
     import difflib
 
     contains = [h.short_name for h in HEXAGRAMS_BY_KING_WEN if any(c in h.name for c in t)]
-    close = difflib.get_close_matches(t, list(_BY_NAME), n=5, cutoff=0.3)
-    names = [_BY_NAME[c].short_name for c in close] + contains
+    close = difflib.get_close_matches(t, list(_by_name()), n=5, cutoff=0.3)
+    names = [_by_name()[c].short_name for c in close] + contains
     return tuple(dict.fromkeys(names))[:8] or ("乾", "坤", "离", "既济")
 
 
@@ -354,13 +359,18 @@ def _build() -> tuple[dict[int, Hexagram], tuple[Hexagram, ...]]:
 HEXAGRAMS_BY_CODE, HEXAGRAMS_BY_KING_WEN = _build()
 HEXAGRAMS = HEXAGRAMS_BY_KING_WEN
 
-_BY_NAME: dict[str, Hexagram] = {}
-for _h in HEXAGRAMS:
-    for _n in (_h.short_name, _h.name, _h.unicode, _h.name.replace("为", "為")):
-        _BY_NAME[to_simplified(_n)] = _h
-    _BY_NAME[_h.short_name + "卦"] = _h
-# the book writes 遯 and 遁 alike; common alternatives
-_BY_NAME["遯"] = _BY_NAME["遁"]
+
+@cache
+def _by_name() -> dict[str, Hexagram]:
+    """Every name a hexagram is parsed by (built on the first name parsed: coin strings need none)."""
+    by_name: dict[str, Hexagram] = {}
+    for h in HEXAGRAMS:
+        for n in (h.short_name, h.name, h.unicode, h.name.replace("为", "為")):
+            by_name[to_simplified(n)] = h
+        by_name[h.short_name + "卦"] = h
+    # the book writes 遯 and 遁 alike; common alternatives
+    by_name["遯"] = by_name["遁"]
+    return by_name
 
 
 # --- a cast: a hexagram and its moving lines ------------------------------------------------
@@ -390,7 +400,7 @@ class Cast(_CastFields):
     @property
     def changed(self) -> Hexagram | None:
         """之卦, or None when no line moves."""
-        return self.hexagram.flip(self.moving) if self.moving else None
+        return _flipped(self.hexagram, self.moving) if self.moving else None
 
     def values(self) -> tuple[int, ...]:
         """Coin values bottom first: 6 老阴 (moving), 7 少阳, 8 少阴, 9 老阳 (moving)."""
@@ -471,6 +481,12 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
 # A cast is immutable and a batch repeats notations: parse each (spec, moving) string once.
 # Bounded: every coin string is 4096 entries, and other notations are rarer still.
 _parse_cast_cached = lru_cache(maxsize=8192)(_parse_cast)
+
+
+@lru_cache(maxsize=4096)  # one entry per cast: 64 hexagrams × 63 sets of moving lines
+def _flipped(h: Hexagram, moving: frozenset[int]) -> Hexagram:
+    """`Cast.changed`, read many times per chart."""
+    return h.flip(moving)
 
 
 def _parse_single(s: str, raw: str) -> Hexagram:

@@ -105,15 +105,23 @@ def _instants(year: int) -> tuple[datetime, ...]:
     return tuple(j.instant for j in jies(year))
 
 
-def jie_at(moment: datetime) -> tuple[Jie, Jie]:
-    """The 节 in force at an aware moment and the next one."""
-    utc = moment.astimezone(timezone.utc)
-    year = utc.year
+def jie_position(utc: datetime) -> tuple[int, int]:
+    """Where an aware moment falls among the 节: (its UTC year, how many of that year's 节 have
+    begun), from 0 (before 小寒) to 12 (after 大雪). The moment must already be in UTC."""
+    return utc.year, bisect_right(_instants(utc.year), utc)
+
+
+def jies_around(year: int, i: int) -> tuple[Jie, Jie]:
+    """The 节 in force and the next one, at position `i` of `year` (see `jie_position`)."""
     current = jies(year)
-    i = bisect_right(_instants(year), utc)
     before = current[i - 1] if i > 0 else jies(year - 1)[-1]
     after = current[i] if i < 12 else jies(year + 1)[0]
     return before, after
+
+
+def jie_at(moment: datetime) -> tuple[Jie, Jie]:
+    """The 节 in force at an aware moment and the next one."""
+    return jies_around(*jie_position(moment.astimezone(timezone.utc)))
 
 
 def lichun(year: int) -> datetime:
