@@ -190,10 +190,9 @@ def _lunar_months(lunar_year: int) -> tuple[tuple[int, int, bool, str, int], ...
     Computing a lunar date costs tyme4py a millisecond or more; one table per lunar year makes
     every later date of that year a bisection, and 1900-2100 come precomputed.
     """
-    from yimao.solar_terms import precomputed
+    from yimao.solar_terms import precomputed_entry
 
-    table = precomputed()
-    rows = table["lunar"].get(str(lunar_year)) if table else None
+    rows = precomputed_entry("lunar", lunar_year)
     if rows is not None:
         return tuple((r[0], r[1], r[2], r[3], r[4]) for r in rows)
     return _lunar_months_tyme(lunar_year)

@@ -56,8 +56,7 @@ class Jie(NamedTuple):
 def jies(year: int) -> tuple[Jie, ...]:
     """The twelve 节 whose instants fall in Gregorian `year`, in time order (小寒 … 大雪)."""
     check_year(year)
-    table = precomputed()
-    seconds = table["jie"].get(str(year)) if table else None
+    seconds = precomputed_entry("jie", year)
     if seconds is not None:
         return tuple(Jie(name, JIE_MONTH[name], _EPOCH + timedelta(seconds=s)) for name, s in zip(JIE_NAMES, seconds))
     return _jies_tyme(year)
@@ -71,12 +70,41 @@ def precomputed() -> dict | None:
     """tools/build_calendar_table.py's table of 1900-2100 (节 and lunar months), or None."""
     import json
 
+    text = _table_text()
+    return None if text is None else json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _table_text() -> str | None:
     from yimao.data import read_bytes
 
     try:
-        return json.loads(read_bytes("calendar.json"))
+        return read_bytes("calendar.json").decode("utf-8")
     except OSError:
         return None
+
+
+def precomputed_entry(section: str, year: int) -> list | None:
+    """`precomputed()[section].get(str(year))`, decoding that one entry alone.
+
+    Parsing the whole table (201 years of 节 and of lunar months) costs a command some 3 ms,
+    and a command needs a year or two of it.
+    """
+    import json
+
+    text = _table_text()
+    if text is None:
+        return None
+    start = text.find(f'"{section}":{{')
+    if start < 0:
+        return None
+    # A section maps years to arrays of numbers, booleans and month names: its first "}" closes
+    # it, and the first '"YYYY":' inside it is that year's key.
+    key = f'"{year}":'
+    at = text.find(key, start, text.find("}", start))
+    if at < 0:
+        return None
+    return json.JSONDecoder().raw_decode(text, at + len(key))[0]
 
 
 def _jies_tyme(year: int) -> tuple[Jie, ...]:
