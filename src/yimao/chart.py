@@ -6,11 +6,11 @@ not given is None. The analysis rules (`yimao.analysis`) and the stars read char
 recompute these relations.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
+# annotation at class creation, a cost every start of the program would pay.
 from enum import Enum
 from functools import cache
+from typing import NamedTuple
 
 from yimao.errors import UnknownNameError
 from yimao.ganzhi import (
@@ -19,6 +19,7 @@ from yimao.ganzhi import (
     Branch,
     EarthSchool,
     Element,
+    GanZhi,
     Stage,
     Stem,
     Vigour,
@@ -30,11 +31,13 @@ from yimao.ganzhi import (
     vigour,
 )
 from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative, Trigram
-from yimao.pillars import FourPillars
+from yimao.pillars import FourPillars, branch_of
 
 
 class Spirit(Enum):
     """六神, placed from 初爻 upward by the day stem: 甲乙 青龙, 丙丁 朱雀, 戊 勾陈, 己 螣蛇, 庚辛 白虎, 壬癸 玄武."""
+
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
     QINGLONG = "青龙"
     ZHUQUE = "朱雀"
@@ -60,6 +63,8 @@ def spirits_for(day_stem: Stem) -> tuple[Spirit, ...]:
 class Source(Enum):
     """Where a branch acting in the chart comes from."""
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
     RI = "日"
     YUE = "月"
     DONGYAO = "动爻"
@@ -71,8 +76,7 @@ class Source(Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
-class Actor:
+class Actor(NamedTuple):
     """A branch present in the chart, with its source and line position (None for 日 and 月)."""
 
     branch: Branch
@@ -83,16 +87,14 @@ class Actor:
 # --- relations --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class MonthRelation:
+class MonthRelation(NamedTuple):
     vigour: Vigour  # 旺相休囚死 of the line's element in the month
     po: bool  # 月破: the month 冲 the line
     he: bool  # 月合
     effect: str | None  # "月生" | "月克" | "月扶" (same element) | None
 
 
-@dataclass(frozen=True, slots=True)
-class DayRelation:
+class DayRelation(NamedTuple):
     stage: Stage  # 十二长生 stage of the line's element at the day branch
     kong: bool | None  # 旬空 (None when the day's stem is unknown)
     effect: str | None  # "日生" | "日克" | "日扶" | None
@@ -102,8 +104,7 @@ class DayRelation:
     ripo: bool  # 日破: a static line 冲 by the day while 休囚 (or with no month given)
 
 
-@dataclass(frozen=True, slots=True)
-class ChangeRelation:
+class ChangeRelation(NamedTuple):
     """A moving line against its own 变爻."""
 
     huitou: str | None  # "回头生" | "回头克" | None
@@ -117,8 +118,7 @@ class ChangeRelation:
     chong: bool  # 化冲
 
 
-@dataclass(frozen=True, slots=True)
-class ChangedLine:
+class ChangedLine(NamedTuple):
     """A 变爻: its 干支 from the 之卦, its 六亲 counted against the ORIGINAL palace."""
 
     position: int
@@ -132,8 +132,7 @@ class ChangedLine:
         return self.branch.element
 
 
-@dataclass(frozen=True, slots=True)
-class Hidden:
+class Hidden(NamedTuple):
     """A 伏神 with its relations: to the 飞神 above it, and to month and day."""
 
     line: HiddenLine
@@ -143,8 +142,7 @@ class Hidden:
     lifted: bool  # its 飞神 moves (发动飞爻而相挈)
 
 
-@dataclass(frozen=True, slots=True)
-class ChartLine:
+class ChartLine(NamedTuple):
     line: Line
     moving: bool
     value: int
@@ -329,8 +327,7 @@ def hexagram_features(h: Hexagram, changed: Hexagram | None) -> tuple[str, ...]:
 # --- the chart --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Chart:
+class Chart(NamedTuple):
     cast: Cast
     pillars: FourPillars
     lines: tuple[ChartLine, ...]
@@ -374,23 +371,36 @@ class Chart:
         return tuple(out)
 
 
+@cache
+def _hidden_at(h: Hexagram) -> tuple[HiddenLine | None, ...]:
+    """The 伏神 under each position of a hexagram (None where there is none)."""
+    under = {hl.position: hl for hl in h.hidden}
+    return tuple(under.get(p) for p in range(1, 7))
+
+
 def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSchool = EarthSchool.SHUI) -> Chart:
     pillars = pillars or FourPillars()
     h = cast.hexagram
+    moving_lines = cast.moving
     changed_h = cast.changed
-    palace = h.palace_element
-    month = pillars.month_branch
-    day = pillars.day_branch
-    xk = pillars.xunkong
-    spirits = spirits_for(pillars.day_stem) if pillars.day_stem is not None else None
-    hidden_at = {hl.position: hl for hl in h.hidden}
+    palace = h.palace.element
+    month = branch_of(pillars.month)
+    if isinstance(pillars.day, GanZhi):
+        day, xk, spirits = pillars.day.branch, pillars.day.xunkong, spirits_for(pillars.day.stem)
+    else:  # a bare day branch (no stem: no 旬空, no 六神), or no day at all
+        day, xk, spirits = pillars.day, None, None
+    shi, ying = h.shi, h.ying
     lines = []
-    for line in h.lines:
+    # Positional construction and `branch.element` rather than the `element` properties: this
+    # loop runs for every chart, and keyword calls and properties are Python-level calls.
+    for line, hl in zip(h.lines, _hidden_at(h)):
         p = line.position
-        moving = p in cast.moving
-        mrel = month_relation(line.element, line.branch, month) if month is not None else None
+        moving = p in moving_lines
+        branch = line.branch
+        element = branch.element
+        mrel = month_relation(element, branch, month) if month is not None else None
         drel = (
-            day_relation(line.element, line.branch, day, xk, mrel.vigour if mrel else None, moving, school)
+            day_relation(element, branch, day, xk, mrel.vigour if mrel else None, moving, school)
             if day is not None
             else None
         )
@@ -398,40 +408,27 @@ def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSch
         crel = None
         if moving and changed_h is not None:
             changed = _changed_line(changed_h, p, palace)
-            crel = change_relation(line.branch, changed.branch, xk, month, school)
+            crel = change_relation(branch, changed.branch, xk, month, school)
         hidden = None
-        if p in hidden_at:
-            hl = hidden_at[p]
-            hm = month_relation(hl.element, hl.branch, month) if month is not None else None
+        if hl is not None:
+            he = hl.branch.element
+            hm = month_relation(he, hl.branch, month) if month is not None else None
             hd = (
-                day_relation(hl.element, hl.branch, day, xk, hm.vigour if hm else None, False, school)
+                day_relation(he, hl.branch, day, xk, hm.vigour if hm else None, False, school)
                 if day is not None
                 else None
             )
-            hidden = Hidden(hl, fei_fu(line.element, hl.element), hm, hd, moving)
-        lines.append(
-            ChartLine(
-                line=line,
-                moving=moving,
-                value=(9 if line.yang else 6) if moving else (7 if line.yang else 8),
-                spirit=spirits[p - 1] if spirits else None,
-                shi=p == h.shi,
-                ying=p == h.ying,
-                hidden=hidden,
-                changed=changed,
-                month=mrel,
-                day=drel,
-                change=crel,
-            )
-        )
+            hidden = Hidden(hl, fei_fu(element, he), hm, hd, moving)
+        value = (9 if line.yang else 6) if moving else (7 if line.yang else 8)
+        spirit = spirits[p - 1] if spirits else None
+        lines.append(ChartLine(line, moving, value, spirit, p == shi, p == ying, hidden, changed, mrel, drel, crel))
     return Chart(cast, pillars, tuple(lines), hexagram_features(h, changed_h), school)
 
 
 # --- 用神 -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Use:
+class Use(NamedTuple):
     """The 用神 as asked (`spec`) and where it stands: visible lines, or the 伏神 when absent."""
 
     spec: str

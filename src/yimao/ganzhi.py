@@ -7,9 +7,9 @@ each carrying its index as a plain attribute so that the hot paths stay arithmet
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from typing import NamedTuple
 
 from yimao.errors import NotationError
 
@@ -362,19 +362,25 @@ _SEASONS = tuple(Season)
 # --- the 60-cycle ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class GanZhi:
-    """A 干支 of the 60-cycle. Stem and branch have the same parity (甲子, never 甲丑)."""
+# Functional form: the field types are objects, not strings that typing would compile at import.
+_GanZhiFields = NamedTuple("_GanZhiFields", [("stem", Stem), ("branch", Branch)])
 
-    stem: Stem
-    branch: Branch
 
-    def __post_init__(self) -> None:
-        if self.stem.index % 2 != self.branch.index % 2:
+class GanZhi(_GanZhiFields):
+    """A 干支 of the 60-cycle. Stem and branch have the same parity (甲子, never 甲丑).
+
+    An immutable (stem, branch) pair; the subclass exists to check the parity on construction.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, stem: Stem, branch: Branch) -> GanZhi:
+        if stem.index % 2 != branch.index % 2:
             raise NotationError(
-                f"not a 干支 of the 60-cycle: {self.stem.value}{self.branch.value} (stem and branch differ in parity)",
-                f"{self.stem.value}{self.branch.value}",
+                f"not a 干支 of the 60-cycle: {stem.value}{branch.value} (stem and branch differ in parity)",
+                f"{stem.value}{branch.value}",
             )
+        return tuple.__new__(cls, (stem, branch))
 
     @property
     def index(self) -> int:
@@ -427,8 +433,7 @@ class GanZhi:
     @property
     def xunkong(self) -> tuple[Branch, Branch]:
         """旬空: the two branches the 旬 of this 干支 lacks (甲子旬 空 戌亥)."""
-        first = (self.branch.index - self.stem.index) % 12  # branch of the 旬's 甲
-        return BRANCHES[(first + 10) % 12], BRANCHES[(first + 11) % 12]
+        return _XUNKONG[(self.branch.index - self.stem.index) % 12]
 
     @property
     def xun(self) -> GanZhi:
@@ -436,11 +441,10 @@ class GanZhi:
         return CYCLE[self.index - self.index % 10]
 
 
+# 旬空 by the branch of the 旬's 甲: shared tuples, so that equal values are one object
+_XUNKONG = tuple((BRANCHES[(first + 10) % 12], BRANCHES[(first + 11) % 12]) for first in range(12))
 _GZ_INDEX: dict[tuple[int, int], int] = {(i % 10, i % 12): i for i in range(60)}
-CYCLE: tuple[GanZhi, ...] = tuple(object.__new__(GanZhi) for _ in range(60))
-for _i, _gz in enumerate(CYCLE):
-    object.__setattr__(_gz, "stem", STEMS[_i % 10])
-    object.__setattr__(_gz, "branch", BRANCHES[_i % 12])
+CYCLE: tuple[GanZhi, ...] = tuple(GanZhi(STEMS[i % 10], BRANCHES[i % 12]) for i in range(60))
 
 
 def _close_ganzhi(text: str) -> tuple[str, ...]:

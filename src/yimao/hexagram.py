@@ -11,15 +11,20 @@ bottom line first. Every notation is a parse/print pair:
 All 64 hexagrams are built once at import; `Hexagram` values are shared and immutable.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
+# annotation at class creation, a cost every start of the program would pay.
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import Enum
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 from yimao.errors import NotationError, UnknownNameError
 from yimao.ganzhi import Branch, Element, Stem
 from yimao.script import to_simplified, to_traditional
+
+# By character: a plain dict, where `Branch("子")` would go through the slow EnumType.__call__.
+_STEM = {s.value: s for s in Stem}
+_BRANCH = {b.value: b for b in Branch}
 
 
 class Trigram(Enum):
@@ -31,6 +36,8 @@ class Trigram(Enum):
     兑 巳卯丑/亥酉未.
     """
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
     def __new__(cls, char, bits, image, element, stems, inner, outer, direction_branches, pinyin):
         obj = object.__new__(cls)
         obj._value_ = char
@@ -38,11 +45,11 @@ class Trigram(Enum):
         obj.code = sum(1 << i for i, c in enumerate(bits) if c == "1")
         obj.image = image
         obj.element = element
-        obj.inner_stem, obj.outer_stem = (Stem(s) for s in stems)
-        obj.inner_branches = tuple(Branch(b) for b in inner)
-        obj.outer_branches = tuple(Branch(b) for b in outer)
+        obj.inner_stem, obj.outer_stem = (_STEM[s] for s in stems)
+        obj.inner_branches = tuple(_BRANCH[b] for b in inner)
+        obj.outer_branches = tuple(_BRANCH[b] for b in outer)
         # the branches of the trigram's direction (坎子, 艮丑寅, 震卯, 巽辰巳, 离午, 坤未申, 兑酉, 乾戌亥)
-        obj.direction_branches = tuple(Branch(b) for b in direction_branches)
+        obj.direction_branches = tuple(_BRANCH[b] for b in direction_branches)
         obj.pinyin = pinyin
         return obj
 
@@ -65,7 +72,9 @@ _TRIGRAM_BY_CODE = {t.code: t for t in Trigram}
 class Relative(Enum):
     """六亲, of a line's element against the palace's: 生我 父母, 同我 兄弟, 克我 官鬼, 我克 妻财, 我生 子孙."""
 
-    def __new__(cls, char: str, short: str) -> Relative:
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
+    def __new__(cls, char: str, short: str) -> "Relative":
         obj = object.__new__(cls)
         obj._value_ = char
         obj.short = short
@@ -81,7 +90,7 @@ class Relative(Enum):
         return self.value
 
     @staticmethod
-    def of(element: Element, palace: Element) -> Relative:
+    def of(element: Element, palace: Element) -> "Relative":
         if element is palace:
             return Relative.XIONGDI
         if element.generates is palace:
@@ -103,7 +112,7 @@ class Relative(Enum):
         }[self]
 
     @classmethod
-    def parse(cls, text: str) -> Relative:
+    def parse(cls, text: str) -> "Relative":
         t = to_simplified(text.strip())
         aliases = {"官鬼": "官鬼", "官": "官鬼", "鬼": "官鬼", "妻财": "妻财", "财": "妻财", "妻": "妻财",
                    "父母": "父母", "父": "父母", "兄弟": "兄弟", "兄": "兄弟", "子孙": "子孙", "子": "子孙",
@@ -116,7 +125,9 @@ class Relative(Enum):
 class Generation(Enum):
     """世代 within a palace, with the 世 line it places: 本宫 6, 一世 … 五世 1-5, 游魂 4, 归魂 3."""
 
-    def __new__(cls, char: str, shi: int, flips: tuple[int, ...]) -> Generation:
+    __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
+
+    def __new__(cls, char: str, shi: int, flips: tuple[int, ...]) -> "Generation":
         obj = object.__new__(cls)
         obj._value_ = char
         obj.shi = shi
@@ -136,8 +147,7 @@ class Generation(Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     """A line of the 纳甲 chart: position 1-6, yin/yang, 干支 and 六亲 (against its palace)."""
 
     position: int
@@ -151,8 +161,7 @@ class Line:
         return self.branch.element
 
 
-@dataclass(frozen=True, slots=True)
-class HiddenLine:
+class HiddenLine(NamedTuple):
     """伏神: a 六亲 the hexagram lacks, taken from the palace's pure hexagram at `position`."""
 
     position: int
@@ -185,8 +194,7 @@ _SHORT_NAMES = (
 ).split()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Hexagram:
+class Hexagram(NamedTuple):
     """One of the 64 hexagrams with its 八宫 place and 纳甲 chart. Built once; compare by identity."""
 
     code: int  # bit i (0-based) set when line i+1 is yang
@@ -199,6 +207,12 @@ class Hexagram:
     generation: Generation
     lines: tuple[Line, ...]
     hidden: tuple[HiddenLine, ...]
+
+    # The 64 values are built once and never copied: identity is equality, and hashing stays
+    # O(1) (these are cache keys) instead of hashing every line.
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -238,7 +252,7 @@ class Hexagram:
     def bit_string(self) -> str:
         return "".join("1" if b else "0" for b in self.bits)
 
-    def flip(self, positions: Iterable[int]) -> Hexagram:
+    def flip(self, positions: Iterable[int]) -> "Hexagram":
         code = self.code
         for p in positions:
             code ^= 1 << (p - 1)
@@ -252,7 +266,7 @@ class Hexagram:
 
     # -- notation ------------------------------------------------------------------------
     @staticmethod
-    def from_bits(bits: str | Iterable[bool]) -> Hexagram:
+    def from_bits(bits: str | Iterable[bool]) -> "Hexagram":
         """'101101' (bottom line first) or an iterable of six booleans."""
         raw = bits
         if isinstance(bits, str):
@@ -266,20 +280,21 @@ class Hexagram:
         return HEXAGRAMS_BY_CODE[sum(1 << i for i, b in enumerate(values) if b)]
 
     @staticmethod
-    def from_king_wen(n: int) -> Hexagram:
+    def from_king_wen(n: int) -> "Hexagram":
         if not 1 <= n <= 64:
             raise NotationError(f"King Wen number must be 1-64, got {n}", n)
         return HEXAGRAMS_BY_KING_WEN[n - 1]
 
     @staticmethod
-    def parse(text: str) -> Hexagram:
+    def parse(text: str) -> "Hexagram":
         """A hexagram by name: short 既济, full 水火既济, traditional 既濟, Unicode ䷾, or kw63 / #63."""
         raw = text
         t = to_simplified(text.strip())
-        if t in _BY_NAME:
-            return _BY_NAME[t]
-        if t.endswith("卦") and t[:-1] in _BY_NAME:
-            return _BY_NAME[t[:-1]]
+        by_name = _by_name()
+        if t in by_name:
+            return by_name[t]
+        if t.endswith("卦") and t[:-1] in by_name:
+            return by_name[t[:-1]]
         low = t.lower()
         for prefix in ("kw", "#"):
             if low.startswith(prefix) and low[len(prefix):].isdigit():
@@ -296,8 +311,8 @@ def _suggest(t: str) -> tuple[str, ...]:
     import difflib
 
     contains = [h.short_name for h in HEXAGRAMS_BY_KING_WEN if any(c in h.name for c in t)]
-    close = difflib.get_close_matches(t, list(_BY_NAME), n=5, cutoff=0.3)
-    names = [_BY_NAME[c].short_name for c in close] + contains
+    close = difflib.get_close_matches(t, list(_by_name()), n=5, cutoff=0.3)
+    names = [_by_name()[c].short_name for c in close] + contains
     return tuple(dict.fromkeys(names))[:8] or ("乾", "坤", "离", "既济")
 
 
@@ -311,6 +326,16 @@ def _build() -> tuple[dict[int, Hexagram], tuple[Hexagram, ...]]:
                 code ^= 1 << (p - 1)
             place[code] = (palace, gen)
     assert len(place) == 64
+    relative = {(e, p): Relative.of(e, p) for e in Element for p in Element}
+    lines_of: dict[int, tuple[Line, ...]] = {}
+    for code in range(64):
+        lower, upper = _TRIGRAM_BY_CODE[code & 7], _TRIGRAM_BY_CODE[code >> 3]
+        pe = place[code][0].element
+        stems = (lower.inner_stem,) * 3 + (upper.outer_stem,) * 3
+        branches = lower.inner_branches + upper.outer_branches
+        lines_of[code] = tuple(
+            Line(i + 1, bool(code >> i & 1), stems[i], branches[i], relative[branches[i].element, pe]) for i in range(6)
+        )
     by_code: dict[int, Hexagram] = {}
     for code in range(64):
         lower, upper = _TRIGRAM_BY_CODE[code & 7], _TRIGRAM_BY_CODE[code >> 3]
@@ -318,29 +343,15 @@ def _build() -> tuple[dict[int, Hexagram], tuple[Hexagram, ...]]:
         kw = _KW_GRID[_KW_ORDER.index(upper)][_KW_ORDER.index(lower)]
         short = _SHORT_NAMES[kw - 1]
         full = f"{upper.value}为{upper.image}" if upper is lower else f"{upper.image}{lower.image}{short}"
-        lines = tuple(
-            Line(
-                position=i + 1,
-                yang=bool(code >> i & 1),
-                stem=lower.inner_stem if i < 3 else upper.outer_stem,
-                branch=lower.inner_branches[i] if i < 3 else upper.outer_branches[i - 3],
-                relative=Relative.of(
-                    (lower.inner_branches[i] if i < 3 else upper.outer_branches[i - 3]).element, palace.element
-                ),
-            )
-            for i in range(6)
-        )
-        by_code[code] = Hexagram(code, lower, upper, kw, short, full, palace, gen, lines, ())
-    # 伏神: every 六亲 missing from the lines, from the pure hexagram of the palace, same position.
-    for code, h in by_code.items():
-        pure = by_code[h.palace.code | h.palace.code << 3]
-        present = {line.relative for line in h.lines}
+        lines = lines_of[code]
+        # 伏神: every 六亲 missing from the lines, from the pure hexagram of the palace, same position.
+        present = {line.relative for line in lines}
         hidden = tuple(
             HiddenLine(pl.position, pl.stem, pl.branch, pl.relative)
-            for pl in pure.lines
+            for pl in lines_of[palace.code | palace.code << 3]
             if pl.relative not in present
         )
-        object.__setattr__(h, "hidden", hidden)
+        by_code[code] = Hexagram(code, lower, upper, kw, short, full, palace, gen, lines, hidden)
     by_kw = tuple(sorted(by_code.values(), key=lambda h: h.king_wen))
     return by_code, by_kw
 
@@ -348,13 +359,18 @@ def _build() -> tuple[dict[int, Hexagram], tuple[Hexagram, ...]]:
 HEXAGRAMS_BY_CODE, HEXAGRAMS_BY_KING_WEN = _build()
 HEXAGRAMS = HEXAGRAMS_BY_KING_WEN
 
-_BY_NAME: dict[str, Hexagram] = {}
-for _h in HEXAGRAMS:
-    for _n in (_h.short_name, _h.name, _h.unicode, _h.name.replace("为", "為")):
-        _BY_NAME[to_simplified(_n)] = _h
-    _BY_NAME[_h.short_name + "卦"] = _h
-# the book writes 遯 and 遁 alike; common alternatives
-_BY_NAME["遯"] = _BY_NAME["遁"]
+
+@cache
+def _by_name() -> dict[str, Hexagram]:
+    """Every name a hexagram is parsed by (built on the first name parsed: coin strings need none)."""
+    by_name: dict[str, Hexagram] = {}
+    for h in HEXAGRAMS:
+        for n in (h.short_name, h.name, h.unicode, h.name.replace("为", "為")):
+            by_name[to_simplified(n)] = h
+        by_name[h.short_name + "卦"] = h
+    # the book writes 遯 and 遁 alike; common alternatives
+    by_name["遯"] = by_name["遁"]
+    return by_name
 
 
 # --- a cast: a hexagram and its moving lines ------------------------------------------------
@@ -362,22 +378,29 @@ _BY_NAME["遯"] = _BY_NAME["遁"]
 _ARROWS = ("之", "->", "→", "=>", ">", "⇒")
 
 
-@dataclass(frozen=True, slots=True)
-class Cast:
-    """A hexagram and its moving lines (老阳 9 and 老阴 6)."""
-
+class _CastFields(NamedTuple):
     hexagram: Hexagram
     moving: frozenset[int] = frozenset()
 
-    def __post_init__(self) -> None:
-        bad = sorted(p for p in self.moving if not (isinstance(p, int) and 1 <= p <= 6))
+
+class Cast(_CastFields):
+    """A hexagram and its moving lines (老阳 9 and 老阴 6).
+
+    An immutable (hexagram, moving) pair; the subclass exists to check the moving lines.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, hexagram: Hexagram, moving: frozenset[int] = frozenset()) -> "Cast":
+        bad = sorted(p for p in moving if not (isinstance(p, int) and 1 <= p <= 6))
         if bad:
             raise NotationError(f"moving lines must be 1-6 (bottom = 1), got {bad}", bad, ("1", "2", "3", "4", "5", "6"))
+        return tuple.__new__(cls, (hexagram, moving))
 
     @property
     def changed(self) -> Hexagram | None:
         """之卦, or None when no line moves."""
-        return self.hexagram.flip(self.moving) if self.moving else None
+        return _flipped(self.hexagram, self.moving) if self.moving else None
 
     def values(self) -> tuple[int, ...]:
         """Coin values bottom first: 6 老阴 (moving), 7 少阳, 8 少阴, 9 老阳 (moving)."""
@@ -401,7 +424,7 @@ class Cast:
         return f"Cast.parse({self.coins()!r})"
 
     @staticmethod
-    def from_values(values: Iterable[int]) -> Cast:
+    def from_values(values: Iterable[int]) -> "Cast":
         vals = tuple(values)
         if len(vals) != 6 or any(v not in (6, 7, 8, 9) for v in vals):
             raise NotationError(f"six coin values 6/7/8/9 expected, bottom line first: {vals}", vals)
@@ -409,7 +432,7 @@ class Cast:
         return Cast(h, frozenset(i + 1 for i, v in enumerate(vals) if v in (6, 9)))
 
     @staticmethod
-    def parse(spec: str, moving: Iterable[int] | str | None = None) -> Cast:
+    def parse(spec: str, moving: Iterable[int] | str | None = None) -> "Cast":
         """Parse any notation of a cast.
 
         - '离之乾' (also →, ->, >): the changed hexagram fixes the moving lines;
@@ -417,35 +440,53 @@ class Cast:
         - '101101' with moving=(2, 5): six bits, bottom first;
         - a name ('离', '離', '离为火', '䷝') with moving=(2, 5) or none.
         """
-        raw = spec
-        s = (spec or "").strip()
-        if not s:
-            raise NotationError("empty hexagram spec", raw, ("离之乾", "798788", "101101 --moving 2,5"))
-        moves = parse_moving(moving) if moving is not None else None
-        for arrow in _ARROWS:
-            if arrow in s:
-                left, _, right = s.partition(arrow)
-                base = _parse_single(left.strip(), raw)
-                target = _parse_single(right.strip(), raw)
-                diff = frozenset(i + 1 for i in range(6) if (base.code ^ target.code) >> i & 1)
-                if not diff:
-                    raise NotationError(
-                        f"{base.short_name} cannot change into itself: give the hexagram alone for a cast with no moving line",
-                        raw,
-                        (base.short_name,),
-                    )
-                if moves is not None and moves != diff:
-                    raise NotationError(
-                        f"--moving {','.join(map(str, sorted(moves)))} contradicts {raw!r}, which moves lines "
-                        f"{','.join(map(str, sorted(diff)))}",
-                        raw,
-                    )
-                return Cast(base, diff)
-        if len(s) == 6 and set(s) <= set("6789") and set(s) - set("01"):
-            if moves is not None:
-                raise NotationError("coin values already say which lines move; drop --moving", raw)
-            return Cast.from_values(int(c) for c in s)
-        return Cast(_parse_single(s, raw), moves or frozenset())
+        if moving is None or isinstance(moving, str):
+            return _parse_cast_cached(spec, moving)
+        return _parse_cast(spec, moving)
+
+
+def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
+    """`Cast.parse` itself, for any `moving`."""
+    raw = spec
+    s = (spec or "").strip()
+    if not s:
+        raise NotationError("empty hexagram spec", raw, ("离之乾", "798788", "101101 --moving 2,5"))
+    moves = parse_moving(moving) if moving is not None else None
+    for arrow in _ARROWS:
+        if arrow in s:
+            left, _, right = s.partition(arrow)
+            base = _parse_single(left.strip(), raw)
+            target = _parse_single(right.strip(), raw)
+            diff = frozenset(i + 1 for i in range(6) if (base.code ^ target.code) >> i & 1)
+            if not diff:
+                raise NotationError(
+                    f"{base.short_name} cannot change into itself: give the hexagram alone for a cast with no moving line",
+                    raw,
+                    (base.short_name,),
+                )
+            if moves is not None and moves != diff:
+                raise NotationError(
+                    f"--moving {','.join(map(str, sorted(moves)))} contradicts {raw!r}, which moves lines "
+                    f"{','.join(map(str, sorted(diff)))}",
+                    raw,
+                )
+            return Cast(base, diff)
+    if len(s) == 6 and set(s) <= set("6789") and set(s) - set("01"):
+        if moves is not None:
+            raise NotationError("coin values already say which lines move; drop --moving", raw)
+        return Cast.from_values(int(c) for c in s)
+    return Cast(_parse_single(s, raw), moves or frozenset())
+
+
+# A cast is immutable and a batch repeats notations: parse each (spec, moving) string once.
+# Bounded: every coin string is 4096 entries, and other notations are rarer still.
+_parse_cast_cached = lru_cache(maxsize=8192)(_parse_cast)
+
+
+@lru_cache(maxsize=4096)  # one entry per cast: 64 hexagrams × 63 sets of moving lines
+def _flipped(h: Hexagram, moving: frozenset[int]) -> Hexagram:
+    """`Cast.changed`, read many times per chart."""
+    return h.flip(moving)
 
 
 def _parse_single(s: str, raw: str) -> Hexagram:

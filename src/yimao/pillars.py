@@ -12,18 +12,18 @@ A chart may also be cast from pillars alone ("卯建 戊寅日", or just "申日
 given is None, and the analysis skips what needs it.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
+# annotation at class creation, a cost every start of the program would pay.
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from math import floor
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from typing import NamedTuple
 
 from yimao.errors import NotationError, UnsupportedDateError
-from yimao.ganzhi import Branch, GanZhi, Stem, hour_stem, month_stem
-from yimao.solar_terms import MAX_YEAR, MIN_YEAR, Jie, jie_at, lichun
+from yimao.ganzhi import CYCLE, Branch, GanZhi, Stem, hour_stem, month_stem
+from yimao.solar_terms import MAX_YEAR, MIN_YEAR, Jie, jie_position, jies_around
 
 Pillar = GanZhi | Branch  # a full 干支, or a bare branch when that is all the user gave
 
@@ -42,8 +42,7 @@ def stem_of(p: Pillar | None) -> Stem | None:
     return p.stem if isinstance(p, GanZhi) else None
 
 
-@dataclass(frozen=True, slots=True)
-class Lunar:
+class Lunar(NamedTuple):
     """The lunar date of the local civil day (from tyme4py): 丙午年 十月 廿四."""
 
     year: int
@@ -58,8 +57,7 @@ class Lunar:
         return f"{self.year_ganzhi}年{self.month_name}{self.day_name}"
 
 
-@dataclass(frozen=True, slots=True)
-class DateContext:
+class DateContext(NamedTuple):
     """What a moment adds beyond the pillars: the local moment, its 节, the lunar date, conventions."""
 
     moment: datetime
@@ -84,13 +82,27 @@ class DateContext:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class FourPillars:
+class FourPillars(NamedTuple):
+    """The four pillars; `context` (what a moment adds) takes no part in equality or hashing."""
+
     year: Pillar | None = None
     month: Pillar | None = None
     day: Pillar | None = None
     hour: Pillar | None = None
-    context: DateContext | None = field(default=None, compare=False)
+    context: DateContext | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FourPillars):
+            return self[:4] == other[:4]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, FourPillars):
+            return self[:4] != other[:4]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self[:4])
 
     @property
     def month_branch(self) -> Branch | None:
@@ -127,7 +139,7 @@ class FourPillars:
 
 def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = None, tz_source: str = "offset") -> FourPillars:
     """The four pillars of an aware moment."""
-    if moment.tzinfo is None or moment.utcoffset() is None:
+    if moment.utcoffset() is None:  # naive (or a tzinfo that gives no offset)
         raise UnsupportedDateError(
             f"naive datetime {moment.isoformat()}: give a time zone, e.g. {moment.isoformat()}+08:00 or --tz Asia/Shanghai",
             moment.isoformat(),
@@ -139,28 +151,30 @@ def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = N
         raise UnsupportedDateError(
             f"{moment.isoformat()} is outside the supported range: years {MIN_YEAR}-{MAX_YEAR}", moment.isoformat()
         )
-    jie, next_jie = jie_at(utc)
-    pillar_year = utc.year if utc >= lichun(utc.year) else utc.year - 1
-    year = GanZhi.from_index((pillar_year - 4) % 60)
-    month = GanZhi.of(month_stem(year.stem, jie.month), jie.month)
+    jie, next_jie, year, month = _month_pillars(*jie_position(utc))
 
-    civil = moment.date().toordinal()
-    late_zi = moment.hour == 23
-    day_ordinal = civil + 1 if (late_zi and day_start == 23) else civil
-    day = GanZhi.from_index((day_ordinal - _ORDINAL_JIAZI) % 60)
-    hour_branch = Branch.ZI.shift((moment.hour + 1) // 2)
-    stem_day = GanZhi.from_index((civil + (1 if late_zi else 0) - _ORDINAL_JIAZI) % 60).stem
-    hour = GanZhi.of(hour_stem(stem_day, hour_branch), hour_branch)
+    civil = moment.toordinal()
+    # 23:00-23:59 is the next day's 子 hour: its stem always comes from the next day (五鼠遁);
+    # the day pillar follows only when the day starts at 23:00
+    stem_day = (civil + (moment.hour == 23) - _ORDINAL_JIAZI) % 60
+    day = CYCLE[stem_day if day_start == 23 else (civil - _ORDINAL_JIAZI) % 60]
+    # 五鼠遁 in the 60-cycle: the 子 hour of a 甲/己 day is 甲子 (0), of 乙/庚 丙子 (12), of 丙/辛
+    # 戊子 (24), of 丁/壬 庚子 (36), of 戊/癸 壬子 (48); the other hours follow in order
+    hour = CYCLE[stem_day % 5 * 12 + (moment.hour + 1) // 2 % 12]
 
-    ctx = DateContext(
-        moment=moment,
-        day_start=day_start,
-        tz_name=tz_name or _tz_label(moment),
-        tz_source=tz_source,
-        jie=jie,
-        next_jie=next_jie,
-    )
+    ctx = DateContext(moment, day_start, tz_name or _tz_label(moment), tz_source, jie, next_jie)
     return FourPillars(year, month, day, hour, ctx)
+
+
+@lru_cache(maxsize=4096)
+def _month_pillars(year: int, i: int) -> tuple[Jie, Jie, GanZhi, GanZhi]:
+    """The 节 in force, the next 节, and the year and month pillars, at position `i` among the
+    节 of UTC `year` (`solar_terms.jie_position`). Thirteen positions a year, so cached."""
+    jie, next_jie = jies_around(year, i)
+    # the year changes at 立春, the second 节 of the calendar year (after 小寒)
+    pillar_year = year if i >= 2 else year - 1
+    year_gz = GanZhi.from_index((pillar_year - 4) % 60)
+    return jie, next_jie, year_gz, GanZhi.of(month_stem(year_gz.stem, jie.month), jie.month)
 
 
 _LUNAR_DAY_NAMES = (
@@ -176,10 +190,9 @@ def _lunar_months(lunar_year: int) -> tuple[tuple[int, int, bool, str, int], ...
     Computing a lunar date costs tyme4py a millisecond or more; one table per lunar year makes
     every later date of that year a bisection, and 1900-2100 come precomputed.
     """
-    from yimao.solar_terms import precomputed
+    from yimao.solar_terms import precomputed_entry
 
-    table = precomputed()
-    rows = table["lunar"].get(str(lunar_year)) if table else None
+    rows = precomputed_entry("lunar", lunar_year)
     if rows is not None:
         return tuple((r[0], r[1], r[2], r[3], r[4]) for r in rows)
     return _lunar_months_tyme(lunar_year)
@@ -227,6 +240,7 @@ def _tz_label(moment: datetime) -> str:
     return key or format_offset(moment.utcoffset())
 
 
+@lru_cache(maxsize=256)  # a handful of distinct offsets; formatting one is slow by comparison
 def format_offset(off: timedelta | None) -> str:
     total = int((off or timedelta()).total_seconds() // 60)
     sign = "+" if total >= 0 else "-"

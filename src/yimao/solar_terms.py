@@ -6,12 +6,12 @@ grows with the distance from today. tyme4py's Julian days are Beijing time (UTC+
 module turns them into aware UTC datetimes and caches them per Gregorian year.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
+# annotation at class creation, a cost every start of the program would pay.
 from bisect import bisect_right
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
+from typing import NamedTuple
 
 from yimao.errors import UnsupportedDateError
 from yimao.ganzhi import Branch
@@ -44,8 +44,7 @@ _J2000_NOON = datetime(2000, 1, 1, 12, tzinfo=timezone.utc)
 _BEIJING = timedelta(hours=8)
 
 
-@dataclass(frozen=True, slots=True)
-class Jie:
+class Jie(NamedTuple):
     """One 节: its name, the 月建 month it begins, and its instant (aware, UTC)."""
 
     name: str
@@ -57,8 +56,7 @@ class Jie:
 def jies(year: int) -> tuple[Jie, ...]:
     """The twelve 节 whose instants fall in Gregorian `year`, in time order (小寒 … 大雪)."""
     check_year(year)
-    table = precomputed()
-    seconds = table["jie"].get(str(year)) if table else None
+    seconds = precomputed_entry("jie", year)
     if seconds is not None:
         return tuple(Jie(name, JIE_MONTH[name], _EPOCH + timedelta(seconds=s)) for name, s in zip(JIE_NAMES, seconds))
     return _jies_tyme(year)
@@ -72,12 +70,41 @@ def precomputed() -> dict | None:
     """tools/build_calendar_table.py's table of 1900-2100 (节 and lunar months), or None."""
     import json
 
+    text = _table_text()
+    return None if text is None else json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _table_text() -> str | None:
     from yimao.data import read_bytes
 
     try:
-        return json.loads(read_bytes("calendar.json"))
+        return read_bytes("calendar.json").decode("utf-8")
     except OSError:
         return None
+
+
+def precomputed_entry(section: str, year: int) -> list | None:
+    """`precomputed()[section].get(str(year))`, decoding that one entry alone.
+
+    Parsing the whole table (201 years of 节 and of lunar months) costs a command some 3 ms,
+    and a command needs a year or two of it.
+    """
+    import json
+
+    text = _table_text()
+    if text is None:
+        return None
+    start = text.find(f'"{section}":{{')
+    if start < 0:
+        return None
+    # A section maps years to arrays of numbers, booleans and month names: its first "}" closes
+    # it, and the first '"YYYY":' inside it is that year's key.
+    key = f'"{year}":'
+    at = text.find(key, start, text.find("}", start))
+    if at < 0:
+        return None
+    return json.JSONDecoder().raw_decode(text, at + len(key))[0]
 
 
 def _jies_tyme(year: int) -> tuple[Jie, ...]:
@@ -106,15 +133,23 @@ def _instants(year: int) -> tuple[datetime, ...]:
     return tuple(j.instant for j in jies(year))
 
 
-def jie_at(moment: datetime) -> tuple[Jie, Jie]:
-    """The 节 in force at an aware moment and the next one."""
-    utc = moment.astimezone(timezone.utc)
-    year = utc.year
+def jie_position(utc: datetime) -> tuple[int, int]:
+    """Where an aware moment falls among the 节: (its UTC year, how many of that year's 节 have
+    begun), from 0 (before 小寒) to 12 (after 大雪). The moment must already be in UTC."""
+    return utc.year, bisect_right(_instants(utc.year), utc)
+
+
+def jies_around(year: int, i: int) -> tuple[Jie, Jie]:
+    """The 节 in force and the next one, at position `i` of `year` (see `jie_position`)."""
     current = jies(year)
-    i = bisect_right(_instants(year), utc)
     before = current[i - 1] if i > 0 else jies(year - 1)[-1]
     after = current[i] if i < 12 else jies(year + 1)[0]
     return before, after
+
+
+def jie_at(moment: datetime) -> tuple[Jie, Jie]:
+    """The 节 in force at an aware moment and the next one."""
+    return jies_around(*jie_position(moment.astimezone(timezone.utc)))
 
 
 def lichun(year: int) -> datetime:

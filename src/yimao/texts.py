@@ -6,19 +6,18 @@ because the text is fixed. Every quote yimao prints is checked to be a verbatim 
 its passage (`quote`), so a misquotation fails at once, in the tests.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
+# annotation at class creation, a cost every start of the program would pay.
 import re
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from yimao.errors import UnknownNameError
 
 VOLUME = 6
 
 
-@dataclass(frozen=True, slots=True)
-class Passage:
+class Passage(NamedTuple):
     id: str
     number: int
     original: str
@@ -34,8 +33,7 @@ class Passage:
         return self.original[:24]
 
 
-@dataclass(frozen=True, slots=True)
-class Quote:
+class Quote(NamedTuple):
     """A sentence of the book: passage id, the original words, and the matching modern words."""
 
     passage: str
