@@ -8,11 +8,13 @@ A 官鬼 always 克 the palace element, so a 鬼 克世 exactly when the 世 is 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from yimao.analysis.finding import Finding, Member, reading
+from yimao.analysis.xing import Scope
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import Branch, changsheng, is_true_changsheng
+from yimao.ganzhi import Branch, EarthSchool, Element, changsheng, is_true_changsheng
 from yimao.hexagram import Relative
 from yimao.pillars import branch_of
 from yimao.texts import Quote, quote
@@ -148,26 +150,31 @@ def _judge(chart: Chart, g: ChartLine, shi: ChartLine, day: Branch | None):
     return score, reasons, informative, extra
 
 
-def zhugui(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
+@cache
+def _ghost_true_changsheng(palace: Element, school: EarthSchool) -> Branch | None:
+    """The 长生 of the palace's 官鬼 (the element that 克 the palace) when it is a true one."""
+    ghost = palace.overcome_by
+    return changsheng(ghost, school) if is_true_changsheng(ghost, school) else None
+
+
+def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """助鬼伤身 on the chart: one finding (holding, or the best informative near miss), or none."""
-    shi = chart.shi_line
-    p = chart.pillars
-    day = p.day_branch
-    if shi.relative is not Relative.XIONGDI:
-        # 鬼不克世: worth a word only when the day is the 鬼's true 长生 (it got that far)
-        ge = chart.hexagram.palace_element.overcome_by
-        if day is None or day is not changsheng(ge, chart.school) or not is_true_changsheng(ge, chart.school):
-            return ()
-    ghosts = [cl for cl in chart.lines if cl.relative is Relative.GUANGUI and not cl.shi]
+    sc = scope if scope is not None else Scope(chart, use)
+    shi = sc.shi
+    day = sc.day
+    # 鬼不克世: worth a word only when the day is the 鬼's true 长生 (it got that far)
+    if shi.line.relative is not Relative.XIONGDI and (day is None or day is not _ghost_true_changsheng(sc.palace, chart.school)):
+        return ()
+    ghosts = [cl for cl in chart.lines if cl.line.relative is Relative.GUANGUI and not cl.shi]
     if not ghosts:
         return ()
     judged = [(g, *_judge(chart, g, shi, day)) for g in ghosts]
     shi_strong = shi.month is not None and shi.month.vigour.strong
     qualifying = [g for g, _s, reasons, _i, _x in judged if not reasons]
     notes: list[str] = []
-    if day is not None and p.xunkong is None:
+    if sc.stemless:
         notes.append(_NO_STEM)
-    if p.month_branch is None:
+    if sc.month is None:
         notes.append(_NO_MONTH)
 
     if qualifying:
@@ -194,17 +201,17 @@ def zhugui(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
     members = _members(gs, shi, day) + tuple(extra)
     e = gs[0].element
     return (
-        Finding(
-            rule=RULE,
-            holds=False,
-            kind=None,
-            element=e,
-            relative=Relative.GUANGUI,
-            lines=_lines(gs, shi),
-            members=members,
-            reasons=tuple(reasons) + tuple(notes),
-            text=tuple(text),
-            details={
+        Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            False,
+            None,
+            e,
+            Relative.GUANGUI,
+            _lines(gs, shi),
+            members,
+            tuple(reasons) + tuple(notes),
+            tuple(text),
+            {
                 "changsheng": changsheng(e, chart.school).value,
                 "true_changsheng": is_true_changsheng(e, chart.school),
                 "ghosts": [_ghost(g) for g in gs],
@@ -229,16 +236,17 @@ def _finding(
     base = {"changsheng": day.value, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
     if shi_strong:
         # 弗能伤: everything else holds, the 世 is 旺相 in the month.
-        return Finding(
-            rule=RULE,
-            holds=False,
-            element=e,
-            relative=Relative.GUANGUI,
-            lines=lines,
-            members=members,
-            reasons=("世旺相", *notes),
-            text=(Q_DEF, Q_SHI_EXEMPT),
-            details=base,
+        return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            False,
+            None,
+            e,
+            Relative.GUANGUI,
+            lines,
+            members,
+            ("世旺相", *notes),
+            (Q_DEF, Q_SHI_EXEMPT),
+            base,
         )
     verdict, verdict_text = _verdict(chart, use)
     spirits = []
@@ -256,16 +264,17 @@ def _finding(
     if spirits:
         details["spirits"] = spirits
         details["spirit_text"] = Q_SPIRIT.to_dict()
-    return Finding(
-        rule=RULE,
-        holds=True,
-        element=e,
-        relative=Relative.GUANGUI,
-        lines=lines,
-        members=members,
-        reasons=("鬼克世", "鬼长生于日", "真生", *notes),
-        text=(Q_DEF, Q_EXAMPLES, Q_SEVERITY),
-        details=details,
+    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        RULE,
+        True,
+        None,
+        e,
+        Relative.GUANGUI,
+        lines,
+        members,
+        ("鬼克世", "鬼长生于日", "真生", *notes),
+        (Q_DEF, Q_EXAMPLES, Q_SEVERITY),
+        details,
     )
 
 
