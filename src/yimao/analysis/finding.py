@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, NamedTuple
 
 from yimao.chart import Source
@@ -28,6 +29,11 @@ class Member(NamedTuple):
             "position": self.position,
             "role": self.role,
         }
+
+
+# `Member(...)` runs a Python-level __new__, as every NamedTuple does; the rules build a dozen
+# members per chart, so they use this C-level equivalent: new_member((branch, source, position, role)).
+new_member = partial(tuple.__new__, Member)
 
 
 class Finding(NamedTuple):

@@ -7,7 +7,9 @@ other four 生害.
 
 from __future__ import annotations
 
-from yimao.analysis.finding import Finding, Member
+from typing import Any
+
+from yimao.analysis.finding import Finding, Member, new_member
 from yimao.analysis.xing import Act, Scope, Target
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation, liuhai
@@ -51,8 +53,8 @@ def liuhai_findings(chart: Chart, use: Use | None = None, scope: Scope | None = 
     sy = _shi_ying(sc.shi, sc.ying)
     if sy is not None:
         out.append(sy)
-    for t, hits, notes, tm in zip(sc.targets, sc.hits, sc.notes, sc.members):
-        f = _on(t, tm, hits, notes)
+    for t, hits, notes, tm, head in sc.per_target:
+        f = _on(t, tm, head, hits, notes)
         if f is not None:
             out.append(f)
     return tuple(out)
@@ -99,7 +101,7 @@ _HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
 _HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
 
 
-def _on(t: Target, tm: Member, hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
+def _on(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
     bi = t.branch.index
     other = _HAI[bi]  # a branch has exactly one 害 partner
     by = hits.get(other)
@@ -115,14 +117,11 @@ def _on(t: Target, tm: Member, hits: dict[Branch, list[Act]], notes: tuple[str, 
         t.branch.element,
         t.relative,
         tuple(sorted({t.position, *[a[2] for a in by if a[2] is not None]})),
-        (tm, *[Member(a[0], a[1], a[2], "害") for a in by]),
+        (tm, *[new_member(a + ("害",)) for a in by]),
         (*[f"{a[1]._value_}{ov}害{role}" for a in by], d, *notes),
         (Q_LAW, _DIRECTION_TEXT[d], Q_USE),
         {
-            "target": role,
-            "hidden": t.source is Source.FUSHEN,
-            "position": t.position,
-            "branch": _BV[bi],
+            **head,  # target, hidden, position, branch
             "direction": d,
             # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世
             "weight": "重" if kind == "克害" else "轻",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member
+from yimao.analysis.finding import Finding, new_member
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, Source, Use
 from yimao.ganzhi import BRANCHES, SANHE, Element, changsheng, element_relation, vigour
@@ -90,16 +90,19 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     school = chart.school
     # Per branch (by index): its entries in chart order, whether one is sound, and the rank of
     # its best active source — 1 动爻, 2 变爻, 3 伏神 (it decides the type), 0 when none is active.
-    entries: list[list[_Entry]] = [[] for _ in range(12)]
+    entries: dict[int, list[_Entry]] = {}
     sound = [False] * 12
     rank = [0] * 12
     sheng: set[int] = set()  # the branches of lifted 伏神 hidden under their 长生 (伏得生)
+    di = mi = -1  # the indices of the day and month branches (-1: not given)
     if day is not None:
-        entries[day.index].append(_RI_ENTRY)
-        sound[day.index] = True
+        di = day.index
+        entries[di] = [_RI_ENTRY]
+        sound[di] = True
     if month is not None:
-        entries[month.index].append(_YUE_ENTRY)
-        sound[month.index] = True
+        mi = month.index
+        entries.setdefault(mi, []).append(_YUE_ENTRY)
+        sound[mi] = True
     for cl in chart.lines:
         ln = cl.line
         pos = ln.position
@@ -108,17 +111,17 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
         k = d is not None and d.kong is True
         b = m is not None and m.po is True
         if cl.moving:
-            entries[i].append((_DONG, pos, not (k or b), k, b))
+            entries.setdefault(i, []).append((_DONG, pos, not (k or b), k, b))
             rank[i] = 1
         else:
-            entries[i].append((_JING, pos, not (k or b), k, b))
+            entries.setdefault(i, []).append((_JING, pos, not (k or b), k, b))
         if not (k or b):
             sound[i] = True
         ch, chl = cl.change, cl.changed
         if ch is not None and chl is not None:
             i = chl.branch.index
             k, b = ch.kong is True, ch.po is True
-            entries[i].append((_BIAN, pos, not (k or b), k, b))
+            entries.setdefault(i, []).append((_BIAN, pos, not (k or b), k, b))
             if not (k or b):
                 sound[i] = True
             if rank[i] != 1:
@@ -130,27 +133,25 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
             d, m = h.day, h.month
             k = d is not None and d.kong is True
             b = m is not None and m.po is True
-            entries[i].append((_FU, pos, not (k or b), k, b))
+            entries.setdefault(i, []).append((_FU, pos, not (k or b), k, b))
             if not (k or b):
                 sound[i] = True
             if rank[i] == 0:
                 rank[i] = 3
             if ln.branch is changsheng(hb.element, school):
                 sheng.add(i)
-    di = day.index if day is not None else -1  # -1: no such pillar
-    mi = month.index if month is not None else -1
+    riyue = (di, mi)
     out = []
     ctx = None
     for ju in _JU:
         i0, i1, i2 = ju[2]
-        n_present = bool(entries[i0]) + bool(entries[i1]) + bool(entries[i2])
+        n_present = (i0 in entries) + (i1 in entries) + (i2 in entries)
         if n_present < 2:
             continue
         n_active = (rank[i0] > 0) + (rank[i1] > 0) + (rank[i2] > 0)
-        hung = i0 == di or i0 == mi or i1 == di or i1 == mi or i2 == di or i2 == mi
         # Informative near misses only. Hung on the 日/月: two roles present, and two active or all
         # three present. Not hung: the lines alone make all three roles active (周流六虚而皆会).
-        if hung:
+        if i0 in riyue or i1 in riyue or i2 in riyue:
             if n_active == 0 or (n_active < 2 and n_present < 3):
                 continue
         elif n_active < 3:
@@ -164,7 +165,7 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
 
 def _ju(
     ju,
-    entries: list[list[_Entry]],
+    entries: dict[int, list[_Entry]],
     sound: list[bool],
     rank: list[int],
     n_active: int,
@@ -177,7 +178,7 @@ def _ju(
 ) -> Finding:
     element, branches, idx = ju
     i0, i1, i2 = idx
-    filled = (entries[i0], entries[i1], entries[i2])
+    filled = (entries.get(i0, ()), entries.get(i1, ()), entries.get(i2, ()))
     s0, s1, s2 = sound[i0], sound[i1], sound[i2]
     day, month = sc.day, sc.month
     ry0, ry1, ry2 = i0 == di or i0 == mi, i1 == di or i1 == mi, i2 == di or i2 == mi
@@ -207,7 +208,7 @@ def _ju(
         if ry2 and not ry0 and not ry1:
             reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
 
-    members = tuple([Member(b, e[0], e[1], role) for b, es, role in zip(branches, filled, ROLES) for e in es])
+    members = tuple([new_member((b, e[0], e[1], role)) for b, es, role in zip(branches, filled, ROLES) for e in es])
     lines = tuple(sorted({e[1] for es in filled for e in es if e[1] is not None}))
     xuan = "悬始" if ry0 else "悬终" if ry2 else "悬中" if ry1 else None
     damage = () if s0 and s1 and s2 else _damage(idx, filled, (s0, s1, s2))
@@ -216,8 +217,8 @@ def _ju(
         "roles": {"始": bv[i0], "中": bv[i1], "终": bv[i2]},
         "present": {"始": bool(filled[0]), "中": bool(filled[1]), "终": bool(filled[2])},
         "sound": {"始": s0, "中": s1, "终": s2},
-        "ri": _role_of(idx, di),
-        "yue": _role_of(idx, mi),
+        "ri": "始" if i0 == di else "中" if i1 == di else "终" if i2 == di else None,
+        "yue": "始" if i0 == mi else "中" if i1 == mi else "终" if i2 == mi else None,
         "xuan": xuan,
         "vigour": _VIGOUR[mi][element.index] if month is not None else None,
     }
@@ -292,11 +293,6 @@ def _use_element(chart: Chart, use: Use, palace: Element) -> Element | None:
         if h is not None:
             return h.line.branch.element
     return use.relative.element_in(palace) if use.relative is not None else None
-
-
-def _role_of(idx: tuple[int, int, int], i: int) -> str | None:
-    """The role of the branch of index `i` (-1: none) in the 局 of `idx`."""
-    return ROLES[idx.index(i)] if i in idx else None
 
 
 @cache

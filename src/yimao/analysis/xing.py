@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, NamedTuple
 
-from yimao.analysis.finding import Finding, Member, reading
+from yimao.analysis.finding import Finding, Member, new_member, reading
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, Element, tomb
 from yimao.hexagram import Relative
@@ -63,7 +63,7 @@ class Scope:
 
     __slots__ = (
         "chart", "day", "month", "stemless", "palace", "shi", "ying",
-        "targets", "acts", "hits", "notes", "base", "base_hits", "changes", "members",
+        "targets", "per_target", "base", "base_hits", "changes",
     )  # fmt: skip
 
     def __init__(self, chart: Chart, use: Use | None) -> None:
@@ -73,14 +73,21 @@ class Scope:
         self.month = month = branch_of(pl.month)
         self.stemless = day is not None and pl.xunkong is None  # a day without its stem: no 旬空
         self.palace = chart.hexagram.palace_element
-        base: list[Act] = []  # 日, 月, the moving lines
+        # 日, 月, the moving lines: what acts on every target (but a moving line on itself); the
+        # same grouped by branch, so that each rule looks up the few branches it cares about
+        base: list[Act] = []
+        base_hits: dict[Branch, list[Act]] = {}
         pnotes: tuple[str, ...] = ()
         if day is not None:
-            base.append((day, _RI, None))
+            a = (day, _RI, None)
+            base.append(a)
+            base_hits[day] = [a]
         else:
             pnotes += (NO_DAY,)
         if month is not None:
-            base.append((month, _YUE, None))
+            a = (month, _YUE, None)
+            base.append(a)
+            base_hits.setdefault(month, []).append(a)
         else:
             pnotes += (NO_MONTH,)
         changes: list[Act | None] = [None] * 7  # by position: the 变爻 of each moving line
@@ -94,7 +101,9 @@ class Scope:
             if cl.moving:
                 ln = cl.line
                 p = ln.position
-                base.append((ln.branch, _DONG, p))
+                a = (ln.branch, _DONG, p)
+                base.append(a)
+                base_hits.setdefault(ln.branch, []).append(a)
                 if cl.changed is not None:
                     changes[p] = (cl.changed.branch, _BIAN, p)
         self.shi, self.ying = shi, ying
@@ -121,42 +130,48 @@ class Scope:
         if pnotes:
             fu_notes += pnotes
             line_notes += pnotes
-        shared = tuple(base)
-        base_hits = _by_branch(shared)
-        acts = []
-        hits = []
-        notes = []
+        # Per target, what its findings are made of: the target; the sources acting on it, by
+        # branch (the lists are shared: never changed); its notes; the target as a member (a
+        # Target starts with a Member's four fields); the details every finding on it starts with.
+        per_target = []
         for t in ts:
             if t.source is _DONG:
-                # a moving line does not act on itself; its own 变爻 acts on it
-                p = t.position
-                a = [x for x in shared if x[2] != p]
-                ch = changes[p]
-                if ch is not None:
-                    a.append(ch)
-                acts.append(tuple(a))
-                hits.append(_by_branch(a))
+                hits = _moving_hits(base_hits, t, changes[t.position])
             else:
-                acts.append(shared)  # a static line or a 伏神: 日, 月 and every moving line
-                hits.append(base_hits)
-            notes.append(fu_notes if t.source is _FU else line_notes)
+                hits = base_hits  # a static line or a 伏神: 日, 月 and every moving line
+            head = {"target": t.role, "hidden": t.source is _FU, "position": t.position, "branch": _BV[t.branch.index]}
+            per_target.append((t, hits, fu_notes if t.source is _FU else line_notes, new_member(t[:4]), head))
         self.targets: tuple[Target, ...] = tuple(ts)
-        self.acts: tuple[tuple[Act, ...], ...] = tuple(acts)
-        # the same sources grouped by branch: each rule looks up the few branches it cares about
-        self.hits: tuple[dict[Branch, list[Act]], ...] = tuple(hits)
-        self.notes: tuple[tuple[str, ...], ...] = tuple(notes)
-        self.base: tuple[Act, ...] = shared
+        self.per_target: tuple[tuple[Target, dict[Branch, list[Act]], tuple[str, ...], Member, dict[str, Any]], ...] = tuple(
+            per_target
+        )
+        self.base: tuple[Act, ...] = tuple(base)
         self.base_hits = base_hits
         self.changes: tuple[Act | None, ...] = tuple(changes)
-        # each target as a member of its findings, built once however many findings it has
-        self.members: tuple[Member, ...] = tuple([Member(t.branch, t.source, t.position, t.role) for t in ts])
+
+    @property
+    def acts(self) -> tuple[tuple[Act, ...], ...]:
+        """Per target, the sources acting on it: 日, 月, the other moving lines, its own 变爻."""
+        out = []
+        for t in self.targets:
+            if t.source is _DONG:
+                ch = self.changes[t.position]
+                out.append(tuple([a for a in self.base if a[2] != t.position] + ([ch] if ch is not None else [])))
+            else:
+                out.append(self.base)
+        return tuple(out)
 
 
-def _by_branch(acts) -> dict[Branch, list[Act]]:
-    """Sources by branch, in their order (the lists are shared by the rules: never changed)."""
-    out: dict[Branch, list[Act]] = {}
-    for a in acts:
-        out.setdefault(a[0], []).append(a)
+def _moving_hits(base_hits: dict[Branch, list[Act]], t: Target, ch: Act | None) -> dict[Branch, list[Act]]:
+    """The sources acting on a moving line, by branch: those of every line but itself, and its own 变爻."""
+    out = dict(base_hits)
+    rest = [a for a in out[t.branch] if a[2] != t.position]
+    if rest:
+        out[t.branch] = rest
+    else:
+        del out[t.branch]
+    if ch is not None:
+        out[ch[0]] = [*out.get(ch[0], ()), ch]
     return out
 
 
@@ -175,10 +190,6 @@ def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
 
 def _lines(position: int, acts) -> tuple[int, ...]:
     return tuple(sorted({position, *[a[2] for a in acts if a[2] is not None]}))
-
-
-def _target_details(t: Target) -> dict[str, Any]:
-    return {"target": t.role, "hidden": t.source is _FU, "position": t.position, "branch": _BV[t.branch.index]}
 
 
 _BV = tuple(b.value for b in BRANCHES)
@@ -252,18 +263,20 @@ def sanxing(chart: Chart, use: Use | None = None, scope: Scope | None = None) ->
     """三刑 on each target: 真刑 / 刑冲并见 / 刑 (holding), 我刑彼 (a near miss), and 三刑全."""
     sc = scope if scope is not None else Scope(chart, use)
     out: list[Finding] = []
-    for t, hits, notes, tm in zip(sc.targets, sc.hits, sc.notes, sc.members):
-        f = _xing_on(sc, t, tm, hits, notes)
+    for t, hits, notes, tm, head in sc.per_target:
+        f = _xing_on(sc, t, tm, head, hits, notes)
         if f is not None:
             out.append(f)
         if _TRIPLE_OF[t.branch.index] is not None:
-            full = _full(t, tm, hits, notes)
+            full = _full(t, tm, head, hits, notes)
             if full is not None:
                 out.append(full)
     return tuple(out)
 
 
-def _xing_on(sc: Scope, t: Target, tm: Member, hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
+def _xing_on(
+    sc: Scope, t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]
+) -> Finding | None:
     b = t.branch
     bi = b.index
     xb = _XING_BY[bi]
@@ -273,8 +286,7 @@ def _xing_on(sc: Scope, t: Target, tm: Member, hits: dict[Branch, list[Act]], no
         rev = hits.get(_XING_OF[bi])
         if rev is None:
             return None
-        details = _target_details(t)
-        details["name"] = _NAME_OF[bi]
+        details = {**head, "name": _NAME_OF[bi]}
         return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
             False,
@@ -282,7 +294,7 @@ def _xing_on(sc: Scope, t: Target, tm: Member, hits: dict[Branch, list[Act]], no
             b.element,
             t.relative,
             _lines(t.position, rev),
-            (tm, *[Member(a[0], a[1], a[2], "受刑") for a in rev]),
+            (tm, *[new_member(a + ("受刑",)) for a in rev]),
             ("我刑彼", *notes),
             _TEXT_REV,
             details,
@@ -294,24 +306,26 @@ def _xing_on(sc: Scope, t: Target, tm: Member, hits: dict[Branch, list[Act]], no
     ob = _OPPOSITE[bi]
     if xb is ob:  # one source both 刑 and 冲 (申→寅, 未→丑): 真刑
         kind, text, weight = "真刑", _TEXT_ZHEN, "重"
-        members.extend([Member(a[0], a[1], a[2], "刑冲") for a in xing_by])
+        members.extend([new_member(a + ("刑冲",)) for a in xing_by])
         reasons.append("刑而兼冲")
         lines = _lines(t.position, xing_by)
     else:
-        members.extend([Member(a[0], a[1], a[2], "刑") for a in xing_by])
+        members.extend([new_member(a + ("刑",)) for a in xing_by])
         chong_by = hits.get(ob, [])
         if chong_by:
             kind, text, weight = "刑冲并见", _TEXT_JIANCHONG, "中"
-            members.extend([Member(a[0], a[1], a[2], "冲") for a in chong_by])
+            members.extend([new_member(a + ("冲",)) for a in chong_by])
             reasons.append("刑冲异源")
         else:
             kind, text, weight = "刑", _TEXT_XING, "轻"
         lines = _lines(t.position, xing_by + chong_by)
-    details = _target_details(t)
-    details["name"] = _NAME_BY[bi]
-    details["weight"] = weight
-    details["severity"] = list(_SEVERITY)
-    details["readings"] = list(_READINGS)
+    details = {
+        **head,
+        "name": _NAME_BY[bi],
+        "weight": weight,
+        "severity": list(_SEVERITY),
+        "readings": list(_READINGS),
+    }
     if role != "用":
         grave = _shi_danger(sc.chart, sc.shi)
         if grave:
@@ -341,7 +355,7 @@ def _shi_danger(chart: Chart, shi: ChartLine) -> list[dict[str, str]]:
     return out
 
 
-def _full(t: Target, tm: Member, hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
+def _full(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
     """三刑全: the target and the other two of 寅巳申 (or 丑戌未) among the sources acting on it."""
     b = t.branch
     triple = _TRIPLE_OF[b.index]
@@ -354,8 +368,7 @@ def _full(t: Target, tm: Member, hits: dict[Branch, list[Act]], notes: tuple[str
             return None
         found.extend(hit)
     name = _TRIPLE_NAME[triple]
-    details = _target_details(t)
-    details["name"] = name
+    details = {**head, "name": name}
     return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
@@ -363,7 +376,7 @@ def _full(t: Target, tm: Member, hits: dict[Branch, list[Act]], notes: tuple[str
         b.element,
         t.relative,
         _lines(t.position, found),
-        (tm, *[Member(a[0], a[1], a[2], "刑") for a in found]),
+        (tm, *[new_member(a + ("刑",)) for a in found]),
         (name + "全", *notes),
         _TEXT_FULL,
         details,
@@ -387,15 +400,15 @@ def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     sc = scope if scope is not None else Scope(chart, use)
     out: list[Finding] = []
     tombs = _tombs(chart.school)
-    for t, hits, notes, tm in zip(sc.targets, sc.hits, sc.notes, sc.members):
+    for t, hits, notes, tm, head in sc.per_target:
         mu = tombs[t.branch.index]
         # the 墓 among the sources acting on the target (日, 月, other moving lines, own 变爻)
         for h in hits.get(mu, ()):
-            out.append(_mu(t, tm, h, mu, sc, notes))
+            out.append(_mu(t, tm, head, h, mu, sc, notes))
     return tuple(out)
 
 
-def _mu(t: Target, tm: Member, h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
+def _mu(t: Target, tm: Member, head: dict[str, Any], h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
     # What may open the 墓: 日, 月 and the moving lines (not the 墓 itself, not the target line),
     # and the 墓's own 变爻 when the 墓 is a moving line — a 变爻 acts on its own line only.
     own = t.position if t.source is not _FU else 0  # only moving lines carry a position in `base`
@@ -410,9 +423,9 @@ def _mu(t: Target, tm: Member, h: Act, mu: Branch, sc: Scope, notes: tuple[str, 
             xing_by.append(ch)
         if ch[0] is ob:
             chong_by.append(ch)
-    members = [tm, Member(h[0], h[1], h[2], "墓")]
-    members.extend([Member(a[0], a[1], a[2], "刑冲" if a in chong_by else "刑") for a in xing_by])
-    members.extend([Member(a[0], a[1], a[2], "冲") for a in chong_by if a not in xing_by])
+    members = [tm, new_member(h + ("墓",))]
+    members.extend([new_member(a + ("刑冲",) if a in chong_by else a + ("刑",)) for a in xing_by])
+    members.extend([new_member(a + ("冲",)) for a in chong_by if a not in xing_by])
     text: tuple[Quote, ...]
     if xing_by and chong_by:
         kind, holds, weight, text = "墓开", True, "重", _TEXT_MU_BOTH
@@ -433,10 +446,7 @@ def _mu(t: Target, tm: Member, h: Act, mu: Branch, sc: Scope, notes: tuple[str, 
         reasons.extend([f"{a[1]._value_}{ov}冲墓" for a in chong_by])
     if not holds:
         reasons.append("无刑冲")
-    details = _target_details(t)
-    details["tomb"] = mv
-    details["holder"] = word
-    details["weight"] = weight
+    details = {**head, "tomb": mv, "holder": word, "weight": weight}
     return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE_MU,
         holds,

@@ -89,26 +89,26 @@ _REASON_TEXT: dict[str, tuple[Quote, ...]] = {
 _POSITION_REASONS = ("长生临岁", "长生临月", "长生临动爻", "长生临变爻")
 
 
-def _elsewhere(chart: Chart, cs: Branch) -> tuple[tuple[str, Member | None], ...]:
+def _elsewhere(chart: Chart, cs: Branch, month: Branch | None) -> tuple[tuple[str, Member | None], ...]:
     """Where the 长生 stands other than the day: 岁, 月, a moving line, a 变爻 (临于岁月动变之位者则非)."""
     out: list[tuple[str, Member | None]] = []
     if branch_of(chart.pillars.year) is cs:
         out.append(("长生临岁", None))  # the year is no Source of the chart: a reason, not a member
-    if chart.pillars.month_branch is cs:
+    if month is cs:
         out.append(("长生临月", Member(cs, Source.YUE, None, "长生")))
     for cl in chart.lines:
-        if cl.moving and cl.branch is cs:
-            out.append(("长生临动爻", Member(cs, Source.DONGYAO, cl.position, "长生")))
+        if cl.moving and cl.line.branch is cs:
+            out.append(("长生临动爻", Member(cs, Source.DONGYAO, cl.line.position, "长生")))
         if cl.changed is not None and cl.changed.branch is cs:
-            out.append(("长生临变爻", Member(cs, Source.BIANYAO, cl.position, "长生")))
+            out.append(("长生临变爻", Member(cs, Source.BIANYAO, cl.line.position, "长生")))
     return tuple(out)
 
 
-def _judge(chart: Chart, g: ChartLine, shi: ChartLine, day: Branch | None):
-    """(score, failing reasons, informative, extra members) for one 鬼: the checks of RULES §1.2 in order."""
+def _shared_checks(chart: Chart, e: Element, shi: ChartLine, day: Branch | None, month: Branch | None):
+    """The checks of RULES §1.2 that every 鬼 passes or fails alike, as they all have the element
+    that 克 the palace: (score, failing reasons, informative, extra members)."""
     school = chart.school
-    e = g.element
-    ke = e.overcomes is shi.element
+    ke = e.overcomes is shi.line.branch.element
     cs = changsheng(e, school)
     reasons: list[str] = []
     extra: list[Member] = []
@@ -132,13 +132,23 @@ def _judge(chart: Chart, g: ChartLine, shi: ChartLine, day: Branch | None):
     else:
         sheng = day.element.generates is e
         reasons.append("日生而非长生" if sheng else "日非长生")
-        where = _elsewhere(chart, cs)
+        where = _elsewhere(chart, cs, month)
         for label, member in where:
             if label not in reasons:
                 reasons.append(label)
             if member is not None:
                 extra.append(member)
         informative = ke and (sheng or bool(where))
+    return score, reasons, informative, extra
+
+
+def _judge(g: ChartLine, shared, day: Branch | None):
+    """(score, failing reasons, informative, extra members) for one 鬼: the shared checks, then
+    its own 空 and 破 (not judged without a day)."""
+    score, reasons, informative, extra = shared
+    if day is None:
+        return score, reasons, informative, extra
+    reasons = reasons.copy()
     if g.day is not None and g.day.kong:
         reasons.append("鬼空")
     else:
@@ -168,7 +178,8 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     ghosts = [cl for cl in chart.lines if cl.line.relative is Relative.GUANGUI and not cl.shi]
     if not ghosts:
         return ()
-    judged = [(g, *_judge(chart, g, shi, day)) for g in ghosts]
+    shared = _shared_checks(chart, ghosts[0].line.branch.element, shi, day, sc.month)
+    judged = [(g, *_judge(g, shared, day)) for g in ghosts]
     shi_strong = shi.month is not None and shi.month.vigour.strong
     qualifying = [g for g, _s, reasons, _i, _x in judged if not reasons]
     notes: list[str] = []
@@ -192,11 +203,6 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
         extra.extend(m for m in x if m not in extra)
     if shi_strong and "鬼不克世" not in reasons:
         reasons.append("世旺相")
-    text: list[Quote] = []
-    for r in reasons:
-        for q in _REASON_TEXT.get(r, (Q_POSITION,) if r in _POSITION_REASONS else ()):
-            if q not in text:
-                text.append(q)
     gs = [g for g, _r, _x in chosen]
     members = _members(gs, shi, day) + tuple(extra)
     e = gs[0].element
@@ -210,7 +216,7 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
             _lines(gs, shi),
             members,
             tuple(reasons) + tuple(notes),
-            tuple(text),
+            _text_of(tuple(reasons)),
             {
                 "changsheng": changsheng(e, chart.school).value,
                 "true_changsheng": is_true_changsheng(e, chart.school),
@@ -219,6 +225,17 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
             },
         ),
     )
+
+
+@cache
+def _text_of(reasons: tuple[str, ...]) -> tuple[Quote, ...]:
+    """The sentences that make `reasons` the reasons of a near miss, each once, in order."""
+    text: list[Quote] = []
+    for r in reasons:
+        for q in _REASON_TEXT.get(r, (Q_POSITION,) if r in _POSITION_REASONS else ()):
+            if q not in text:
+                text.append(q)
+    return tuple(text)
 
 
 def _finding(
