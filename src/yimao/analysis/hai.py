@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from yimao.analysis.finding import Finding, Member, new_member
-from yimao.analysis.xing import Act, Scope, Target
+from yimao.analysis.xing import Act, Scope, Target, lines_of
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import BRANCHES, Branch, element_relation, liuhai
+from yimao.ganzhi import BRANCHES, Branch, element_relation
 from yimao.texts import quote
 
 RULE = "六害"
@@ -70,7 +70,7 @@ def shi_ying(chart: Chart) -> Finding | None:
 
 
 def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
-    if not liuhai(shi.line.branch, ying.line.branch):
+    if _HAI[shi.line.branch.index] is not ying.line.branch:
         return None
     kind = kind_of(shi.branch, ying.branch)
     d = _direction(ying.branch, shi.branch)  # the 应 against the 世
@@ -116,7 +116,7 @@ def _on(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act
         kind,
         t.branch.element,
         t.relative,
-        tuple(sorted({t.position, *[a[2] for a in by if a[2] is not None]})),
+        lines_of(t.position, by),
         (tm, *[new_member(a + ("害",)) for a in by]),
         (*[f"{a[1]._value_}{ov}害{role}" for a in by], d, *notes),
         (Q_LAW, _DIRECTION_TEXT[d], Q_USE),

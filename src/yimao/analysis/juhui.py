@@ -14,10 +14,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, new_member
+from yimao.analysis.finding import Finding, lines_in, new_member
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, Source, Use
-from yimao.ganzhi import BRANCHES, SANHE, Element, changsheng, element_relation, vigour
+from yimao.ganzhi import BRANCHES, SANHE, Branch, Element, changsheng, element_relation, vigour
 from yimao.hexagram import Relative
 from yimao.texts import Quote, quote
 
@@ -209,18 +209,22 @@ def _ju(
             reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
 
     members = tuple([new_member((b, e[0], e[1], role)) for b, es, role in zip(branches, filled, ROLES) for e in es])
-    lines = tuple(sorted({e[1] for es in filled for e in es if e[1] is not None}))
+    mask = 0  # the positions of the members (日/月 have none)
+    for es in filled:
+        for e in es:
+            if e[1] is not None:
+                mask |= 1 << e[1]
     xuan = "悬始" if ry0 else "悬终" if ry2 else "悬中" if ry1 else None
     damage = () if s0 and s1 and s2 else _damage(idx, filled, (s0, s1, s2))
     bv = _BV
     details: dict[str, Any] = {
         "roles": {"始": bv[i0], "中": bv[i1], "终": bv[i2]},
-        "present": {"始": bool(filled[0]), "中": bool(filled[1]), "终": bool(filled[2])},
+        "present": {"始": i0 in entries, "中": i1 in entries, "终": i2 in entries},
         "sound": {"始": s0, "中": s1, "终": s2},
         "ri": "始" if i0 == di else "中" if i1 == di else "终" if i2 == di else None,
         "yue": "始" if i0 == mi else "中" if i1 == mi else "终" if i2 == mi else None,
         "xuan": xuan,
-        "vigour": _VIGOUR[mi][element.index] if month is not None else None,
+        "vigour": _vigour(element, month) if month is not None else None,
     }
     if ue is not None:
         details["use_element"] = ue._value_
@@ -236,7 +240,7 @@ def _ju(
             kind,
             element,
             relative,
-            lines,
+            lines_in(mask),
             members,
             (*reasons, *damage, *notes),
             _text_of(tuple(reasons)),
@@ -264,7 +268,7 @@ def _ju(
         kind,
         element,
         relative,
-        lines,
+        lines_in(mask),
         members,
         (*why, *damage, *notes),
         _TEXT[(kind, zhen, xuan in ("悬始", "悬终"))],
@@ -273,8 +277,14 @@ def _ju(
 
 
 _BV = tuple(b.value for b in BRANCHES)
-# 旺相休囚死 of each element (by index) in each month (by index)
-_VIGOUR = tuple(tuple(vigour(e, m).value for e in Element) for m in BRANCHES)
+
+
+@cache
+def _vigour(element: Element, month: Branch) -> str:
+    """旺相休囚死 of the 局's element in the month."""
+    return vigour(element, month).value
+
+
 # the sentences of a formed 局, by (type, 伏得生, 悬始/悬终)
 _TEXT = {
     (k, z, x): (Q_THREE, Q_KIND[k], Q_ZHONG, Q_STRENGTH, *((Q_ZHEN,) if z else ()), *((Q_XUAN,) if x else ()), Q_NATURE)
@@ -309,10 +319,11 @@ def _damage(idx, filled, sound) -> tuple[str, ...]:
         if not es:
             out.append(f"{role}神{_BV[i]}不现")
         else:
-            how = "旬空" if any(e[3] for e in es) else ""
-            if any(e[4] for e in es):
-                how += "月破"
-            out.append(f"{role}神{_BV[i]}{how}")
+            kong = po = False
+            for e in es:
+                kong = kong or e[3]
+                po = po or e[4]
+            out.append(f"{role}神{_BV[i]}{'旬空' if kong else ''}{'月破' if po else ''}")
     return tuple(out)
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, NamedTuple
 
-from yimao.analysis.finding import Finding, Member, new_member, reading
+from yimao.analysis.finding import Finding, Member, lines_in, new_member, reading
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, Element, tomb
 from yimao.hexagram import Relative
-from yimao.pillars import branch_of
+from yimao.pillars import branch_of, stem_of
 from yimao.texts import Quote, quote
 
 RULE = "三刑"
@@ -71,8 +71,8 @@ class Scope:
         pl = chart.pillars
         self.day = day = branch_of(pl.day)
         self.month = month = branch_of(pl.month)
-        self.stemless = day is not None and pl.xunkong is None  # a day without its stem: no 旬空
-        self.palace = chart.hexagram.palace_element
+        self.stemless = day is not None and stem_of(pl.day) is None  # a day without its stem: no 旬空
+        self.palace = chart.cast.hexagram.palace_element
         # 日, 月, the moving lines: what acts on every target (but a moving line on itself); the
         # same grouped by branch, so that each rule looks up the few branches it cares about
         base: list[Act] = []
@@ -188,8 +188,13 @@ def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
     return Scope(chart, use).targets
 
 
-def _lines(position: int, acts) -> tuple[int, ...]:
-    return tuple(sorted({position, *[a[2] for a in acts if a[2] is not None]}))
+def lines_of(position: int, acts) -> tuple[int, ...]:
+    """The lines of a finding on the target at `position` with the sources `acts` (日/月 have none)."""
+    mask = 1 << position
+    for a in acts:
+        if a[2] is not None:
+            mask |= 1 << a[2]
+    return lines_in(mask)
 
 
 _BV = tuple(b.value for b in BRANCHES)
@@ -293,7 +298,7 @@ def _xing_on(
             "刑",
             b.element,
             t.relative,
-            _lines(t.position, rev),
+            lines_of(t.position, rev),
             (tm, *[new_member(a + ("受刑",)) for a in rev]),
             ("我刑彼", *notes),
             _TEXT_REV,
@@ -308,7 +313,7 @@ def _xing_on(
         kind, text, weight = "真刑", _TEXT_ZHEN, "重"
         members.extend([new_member(a + ("刑冲",)) for a in xing_by])
         reasons.append("刑而兼冲")
-        lines = _lines(t.position, xing_by)
+        lines = lines_of(t.position, xing_by)
     else:
         members.extend([new_member(a + ("刑",)) for a in xing_by])
         chong_by = hits.get(ob, [])
@@ -318,7 +323,7 @@ def _xing_on(
             reasons.append("刑冲异源")
         else:
             kind, text, weight = "刑", _TEXT_XING, "轻"
-        lines = _lines(t.position, xing_by + chong_by)
+        lines = lines_of(t.position, xing_by + chong_by)
     details = {
         **head,
         "name": _NAME_BY[bi],
@@ -375,7 +380,7 @@ def _full(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[A
         "三刑全",
         b.element,
         t.relative,
-        _lines(t.position, found),
+        lines_of(t.position, found),
         (tm, *[new_member(a + ("刑",)) for a in found]),
         (name + "全", *notes),
         _TEXT_FULL,
@@ -453,7 +458,7 @@ def _mu(t: Target, tm: Member, head: dict[str, Any], h: Act, mu: Branch, sc: Sco
         kind,
         t.branch.element,
         t.relative,
-        _lines(t.position, [h, *xing_by, *chong_by]),
+        lines_of(t.position, [h, *xing_by, *chong_by]),
         tuple(members),
         (*reasons, *notes),
         text,
