@@ -7,10 +7,12 @@ other four 生害.
 
 from __future__ import annotations
 
-from yimao.analysis.finding import Finding, Member
-from yimao.analysis.xing import Act, Scope, Target, act_member, member
+from typing import Any
+
+from yimao.analysis.finding import Finding, Member, new_member
+from yimao.analysis.xing import Act, Scope, Target, lines_of
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import BRANCHES, Branch, element_relation, liuhai
+from yimao.ganzhi import BRANCHES, Branch, element_relation
 from yimao.texts import quote
 
 RULE = "六害"
@@ -47,40 +49,43 @@ _DIRECTION_TEXT = {"彼克我": Q_BI_KE, "我克彼": Q_WO_KE, "彼生我": Q_SH
 def liuhai_findings(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """世应相害 (always), then the 害 on each target (the 用神, else its 伏神; and the 世)."""
     out: list[Finding] = []
-    sy = shi_ying(chart)
+    sc = scope if scope is not None else Scope(chart, use)
+    sy = _shi_ying(sc.shi, sc.ying)
     if sy is not None:
         out.append(sy)
-    sc = scope if scope is not None else Scope(chart, use)
-    for t, acts, notes in zip(sc.targets, sc.acts, sc.notes):
-        f = _on(t, acts, notes)
+    for t, hits, notes, tm, head in sc.per_target:
+        f = _on(t, tm, head, hits, notes)
         if f is not None:
             out.append(f)
     return tuple(out)
 
 
 def _line_member(cl: ChartLine, role: str) -> Member:
-    return member(cl.line.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.line.position, role)
+    return Member(cl.line.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.line.position, role)
 
 
 def shi_ying(chart: Chart) -> Finding | None:
     """世 and 应 a 害 pair: only 姤, 恒 (生害) and 小畜, 益 (克害, 应克世) — a prompt, not a verdict."""
-    shi, ying = chart.shi_line, chart.ying_line
-    if not liuhai(shi.branch, ying.branch):
+    return _shi_ying(chart.shi_line, chart.ying_line)
+
+
+def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
+    if _HAI[shi.line.branch.index] is not ying.line.branch:
         return None
     kind = kind_of(shi.branch, ying.branch)
     d = _direction(ying.branch, shi.branch)  # the 应 against the 世
     relation = {"彼克我": "应克世", "我克彼": "世克应", "彼生我": "应生世", "我生彼": "世生应"}[d]
-    return Finding(
-        rule=RULE,
-        holds=True,
-        kind=kind,
-        element=shi.element,
-        relative=shi.relative,
-        lines=(min(shi.position, ying.position), max(shi.position, ying.position)),
-        members=(_line_member(shi, "世"), _line_member(ying, "应")),
-        reasons=("世应相害", relation),
-        text=(Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
-        details={
+    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        RULE,
+        True,
+        kind,
+        shi.element,
+        shi.relative,
+        (min(shi.position, ying.position), max(shi.position, ying.position)),
+        (_line_member(shi, "世"), _line_member(ying, "应")),
+        ("世应相害", relation),
+        (Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
+        {
             "target": "世应",
             "direction": relation,
             "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
@@ -89,33 +94,34 @@ def shi_ying(chart: Chart) -> Finding | None:
     )
 
 
-_HAI = tuple((7 - b.index) % 12 for b in BRANCHES)  # the 害 partner: indices sum to 7
 _BV = tuple(b.value for b in BRANCHES)
+# Per branch (by index): its 害 partner (the indices sum to 7), and how that partner stands to it.
+_HAI = tuple(BRANCHES[(7 - b.index) % 12] for b in BRANCHES)
+_HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
+_HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
 
 
-def _on(t: Target, acts: tuple[Act, ...], notes: tuple[str, ...]) -> Finding | None:
-    hi = _HAI[t.branch.index]
-    by = [a for a in acts if a[0].index == hi]
-    if not by:
+def _on(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
+    bi = t.branch.index
+    other = _HAI[bi]  # a branch has exactly one 害 partner
+    by = hits.get(other)
+    if by is None:
         return None
-    other = by[0][0]  # a branch has exactly one 害 partner
-    kind = kind_of(other, t.branch)
-    d = _direction(other, t.branch)
-    return Finding(
-        rule=RULE,
-        holds=True,
-        kind=kind,
-        element=t.branch.element,
-        relative=t.relative,
-        lines=tuple(sorted({t.position, *(a[2] for a in by if a[2] is not None)})),
-        members=(t.member(), *(act_member(a, "害") for a in by)),
-        reasons=(*(f"{a[1]._value_}{_BV[a[0].index]}害{t.role}" for a in by), d, *notes),
-        text=(Q_LAW, _DIRECTION_TEXT[d], Q_USE),
-        details={
-            "target": t.role,
-            "hidden": t.source is Source.FUSHEN,
-            "position": t.position,
-            "branch": _BV[t.branch.index],
+    kind = _HAI_KIND[bi]
+    d = _HAI_DIRECTION[bi]
+    ov, role = _BV[other.index], t.role
+    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        RULE,
+        True,
+        kind,
+        t.branch.element,
+        t.relative,
+        lines_of(t.position, by),
+        (tm, *[new_member(a + ("害",)) for a in by]),
+        (*[f"{a[1]._value_}{ov}害{role}" for a in by], d, *notes),
+        (Q_LAW, _DIRECTION_TEXT[d], Q_USE),
+        {
+            **head,  # target, hidden, position, branch
             "direction": d,
             # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世
             "weight": "重" if kind == "克害" else "轻",

@@ -11,10 +11,11 @@ sound, the others when neither 旬空 nor 月破.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding
-from yimao.analysis.xing import member
+from yimao.analysis.finding import Finding, lines_in, new_member
+from yimao.analysis.xing import Scope
 from yimao.chart import Chart, Source, Use
 from yimao.ganzhi import BRANCHES, SANHE, Branch, Element, changsheng, element_relation, vigour
 from yimao.hexagram import Relative
@@ -71,207 +72,219 @@ _REASON_TEXT: dict[str, tuple[Quote, ...]] = {
     R_XUANZHONG: (Q_XUAN, Q_XUAN_CASE, Q_XIUQIU),
 }
 
-# a member: (source, position, sound, 空, 破)
+# An entry of a role: (source, position, sound, 空, 破); the 日 and the 月 are always sound.
 _Entry = tuple[Source, "int | None", bool, bool, bool]
 _JU = tuple((e, SANHE[e], tuple(b.index for b in SANHE[e])) for e in (Element.MU, Element.HUO, Element.JIN, Element.SHUI))
 
-
 _RI, _YUE, _DONG, _JING, _BIAN, _FU = Source.RI, Source.YUE, Source.DONGYAO, Source.JINGYAO, Source.BIANYAO, Source.FUSHEN
+_RI_ENTRY: _Entry = (_RI, None, True, False, False)
+_YUE_ENTRY: _Entry = (_YUE, None, True, False, False)
 
 
-class _Pool:
-    """Per branch (by index): its entries, best active rank, soundness, and whether 日/月 is it."""
-
-    __slots__ = ("entries", "best", "sound", "riyue", "fu")
-
-    def __init__(self, chart: Chart) -> None:
-        entries: list[list[_Entry] | None] = [None] * 12
-        best = [0] * 12
-        sound = [False] * 12
-        riyue = [False] * 12
-        fu = False
-
-        # rank: 1 动爻, 2 变爻, 3 伏神 (the best active source of a role decides the type), 0 inactive
-        def add(b: Branch, e: _Entry, r: int) -> None:
-            i = b.index
-            es = entries[i]
-            if es is None:
-                entries[i] = [e]
-            else:
-                es.append(e)
-            if e[2]:
-                sound[i] = True
-            if r and (best[i] == 0 or r < best[i]):
-                best[i] = r
-
-        p = chart.pillars
-        day, month = p.day_branch, p.month_branch
-        if day is not None:
-            add(day, (_RI, None, True, False, False), 0)
-            riyue[day.index] = True
-        if month is not None:
-            add(month, (_YUE, None, True, False, False), 0)
-            riyue[month.index] = True
-        for cl in chart.lines:
-            d, m = cl.day, cl.month
-            kong = bool(d is not None and d.kong)
-            po = bool(m is not None and m.po)
-            pos = cl.line.position
-            if cl.moving:
-                add(cl.line.branch, (_DONG, pos, not (kong or po), kong, po), 1)
-            else:
-                add(cl.line.branch, (_JING, pos, not (kong or po), kong, po), 0)
-            ch = cl.change
-            if ch is not None and cl.changed is not None:
-                k, b = bool(ch.kong), bool(ch.po)
-                add(cl.changed.branch, (_BIAN, pos, not (k or b), k, b), 2)
-            h = cl.hidden
-            if h is not None and h.lifted:
-                fu = True
-                k = bool(h.day is not None and h.day.kong)
-                b = bool(h.month is not None and h.month.po)
-                add(h.line.branch, (_FU, pos, not (k or b), k, b), 3)
-        self.entries, self.best, self.sound, self.riyue, self.fu = entries, best, sound, riyue, fu
-
-
-def juhui(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
+def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """Every 局 that forms, and every informative near miss, in the order 木 火 金 水."""
     if not chart.cast.moving:
         return ()  # nothing moves: no 局 can form and none came near
-    pool = _Pool(chart)
+    sc = scope if scope is not None else Scope(chart, use)
+    day, month = sc.day, sc.month
+    school = chart.school
+    # Per branch (by index): its entries in chart order, whether one is sound, and the rank of
+    # its best active source — 1 动爻, 2 变爻, 3 伏神 (it decides the type), 0 when none is active.
+    entries: dict[int, list[_Entry]] = {}
+    sound = [False] * 12
+    rank = [0] * 12
+    sheng: set[int] = set()  # the branches of lifted 伏神 hidden under their 长生 (伏得生)
+    di = mi = -1  # the indices of the day and month branches (-1: not given)
+    if day is not None:
+        di = day.index
+        entries[di] = [_RI_ENTRY]
+        sound[di] = True
+    if month is not None:
+        mi = month.index
+        entries.setdefault(mi, []).append(_YUE_ENTRY)
+        sound[mi] = True
+    for cl in chart.lines:
+        ln = cl.line
+        pos = ln.position
+        i = ln.branch.index
+        d, m = cl.day, cl.month
+        k = d is not None and d.kong is True
+        b = m is not None and m.po is True
+        if cl.moving:
+            entries.setdefault(i, []).append((_DONG, pos, not (k or b), k, b))
+            rank[i] = 1
+        else:
+            entries.setdefault(i, []).append((_JING, pos, not (k or b), k, b))
+        if not (k or b):
+            sound[i] = True
+        ch, chl = cl.change, cl.changed
+        if ch is not None and chl is not None:
+            i = chl.branch.index
+            k, b = ch.kong is True, ch.po is True
+            entries.setdefault(i, []).append((_BIAN, pos, not (k or b), k, b))
+            if not (k or b):
+                sound[i] = True
+            if rank[i] != 1:
+                rank[i] = 2
+        h = cl.hidden
+        if h is not None and h.lifted:
+            hb = h.line.branch
+            i = hb.index
+            d, m = h.day, h.month
+            k = d is not None and d.kong is True
+            b = m is not None and m.po is True
+            entries.setdefault(i, []).append((_FU, pos, not (k or b), k, b))
+            if not (k or b):
+                sound[i] = True
+            if rank[i] == 0:
+                rank[i] = 3
+            if ln.branch is changsheng(hb.element, school):
+                sheng.add(i)
+    riyue = (di, mi)
     out = []
-    for element, branches, idx in _JU:
-        f = _ju(chart, element, branches, idx, pool, use)
-        if f is not None:
-            out.append(f)
+    ctx = None
+    for ju in _JU:
+        i0, i1, i2 = ju[2]
+        n_present = (i0 in entries) + (i1 in entries) + (i2 in entries)
+        if n_present < 2:
+            continue
+        n_active = (rank[i0] > 0) + (rank[i1] > 0) + (rank[i2] > 0)
+        # Informative near misses only. Hung on the 日/月: two roles present, and two active or all
+        # three present. Not hung: the lines alone make all three roles active (周流六虚而皆会).
+        if i0 in riyue or i1 in riyue or i2 in riyue:
+            if n_active == 0 or (n_active < 2 and n_present < 3):
+                continue
+        elif n_active < 3:
+            continue
+        if ctx is None:  # what every 局 of the chart shares, worked out once
+            ctx = (_use_element(chart, use, sc.palace) if use is not None else None, _notes(sc))
+        zhen = i0 in sheng or i1 in sheng or i2 in sheng
+        out.append(_ju(ju, entries, sound, rank, n_active, zhen, di, mi, sc, *ctx))
     return tuple(out)
 
 
 def _ju(
-    chart: Chart, element: Element, branches: tuple[Branch, Branch, Branch], idx: tuple[int, int, int], pool: _Pool, use: Use | None
-) -> Finding | None:
-    ents = pool.entries
+    ju,
+    entries: dict[int, list[_Entry]],
+    sound: list[bool],
+    rank: list[int],
+    n_active: int,
+    zhen: bool,
+    di: int,
+    mi: int,
+    sc: Scope,
+    ue: Element | None,
+    notes: tuple[str, ...],
+) -> Finding:
+    element, branches, idx = ju
     i0, i1, i2 = idx
-    present = [ents[i0] is not None, ents[i1] is not None, ents[i2] is not None]
-    n_present = present[0] + present[1] + present[2]
-    if n_present < 2:
-        return None
-    best = pool.best
-    ranks = [best[i0], best[i1], best[i2]]
-    n_active = (ranks[0] > 0) + (ranks[1] > 0) + (ranks[2] > 0)
-    ry = pool.riyue
-    riyue = [ry[i0], ry[i1], ry[i2]]
-    # Informative near misses only. Hung on the 日/月: two roles present, and two active or all
-    # three present. Not hung: the lines alone make all three roles active (周流六虚而皆会).
-    if riyue[0] or riyue[1] or riyue[2]:
-        if n_active == 0 or (n_active < 2 and n_present < 3):
-            return None
-    elif n_active < 3:
-        return None
-    filled = [ents[i] or () for i in idx]
-    sound = [pool.sound[i] for i in idx]
-    p = chart.pillars
-    day, month = p.day_branch, p.month_branch
+    filled = (entries.get(i0, ()), entries.get(i1, ()), entries.get(i2, ()))
+    s0, s1, s2 = sound[i0], sound[i1], sound[i2]
+    day, month = sc.day, sc.month
+    ry0, ry1, ry2 = i0 == di or i0 == mi, i1 == di or i1 == mi, i2 == di or i2 == mi
+    ranks = (rank[i0], rank[i1], rank[i2])
 
     # the type, from the best active source of each role: any 变爻 → 变会, any 伏神 → 伏会
     kind = "变会" if 2 in ranks else "伏会" if 3 in ranks else "动会"
-    hung = riyue[0] or riyue[1] or riyue[2]
     reasons: list[str] = []
     if n_active < 2:
         reasons.append(R_FEW)
     if day is None and month is None:
         reasons.append(R_NO_PILLAR)
-    elif not hung:
+    elif not (ry0 or ry1 or ry2):
         reasons.append(R_RIYUE)
-    if not present[1]:
+    if not filled[1]:
         reasons.append(R_SHIZHU)
-    elif not sound[1]:
+    elif not s1:
         reasons.append(R_SHANGZHONG)
         es = filled[1]
         if any(e[3] for e in es):
             reasons.append("中神空")
         if any(e[4] for e in es):
             reasons.append("中神破")
-    if kind == "变会" and not sound[0]:
-        reasons.append(R_JIA)
-    if not sound[0] and riyue[2] and not riyue[0] and not riyue[1]:
-        reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
+    if not s0:
+        if kind == "变会":
+            reasons.append(R_JIA)
+        if ry2 and not ry0 and not ry1:
+            reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
 
-    palace = chart.hexagram.palace_element
-    members = tuple(member(branches[i], e[0], e[1], ROLES[i]) for i in range(3) for e in filled[i])
-    lines = tuple(sorted({e[1] for es in filled for e in es if e[1] is not None}))
-    xuan = "悬始" if riyue[0] else "悬终" if riyue[2] else "悬中" if riyue[1] else None
-    damage = _damage(branches, filled, sound)
+    members = tuple([new_member((b, e[0], e[1], role)) for b, es, role in zip(branches, filled, ROLES) for e in es])
+    mask = 0  # the positions of the members (日/月 have none)
+    for es in filled:
+        for e in es:
+            if e[1] is not None:
+                mask |= 1 << e[1]
+    xuan = "悬始" if ry0 else "悬终" if ry2 else "悬中" if ry1 else None
+    damage = () if s0 and s1 and s2 else _damage(idx, filled, (s0, s1, s2))
     bv = _BV
     details: dict[str, Any] = {
-        "roles": {"始": bv[idx[0]], "中": bv[idx[1]], "终": bv[idx[2]]},
-        "present": {"始": present[0], "中": present[1], "终": present[2]},
-        "sound": {"始": sound[0], "中": sound[1], "终": sound[2]},
-        "ri": _role_of(idx, day),
-        "yue": _role_of(idx, month),
+        "roles": {"始": bv[i0], "中": bv[i1], "终": bv[i2]},
+        "present": {"始": i0 in entries, "中": i1 in entries, "终": i2 in entries},
+        "sound": {"始": s0, "中": s1, "终": s2},
+        "ri": "始" if i0 == di else "中" if i1 == di else "终" if i2 == di else None,
+        "yue": "始" if i0 == mi else "中" if i1 == mi else "终" if i2 == mi else None,
         "xuan": xuan,
-        "vigour": _VIGOUR[month.index][element.index] if month is not None else None,
+        "vigour": _vigour(element, month) if month is not None else None,
     }
-    ue = _use_element(chart, use) if use is not None else None
     if ue is not None:
-        details["use_element"] = ue.value
+        details["use_element"] = ue._value_
         details["is_use"] = ue is element
         details["to_use"] = element_relation(element, ue)
-    zhen = pool.fu and _zhen(chart, filled)
     if zhen:
         details["zhen"] = True
-    notes = _notes(chart)
+    relative = _relative(element, sc.palace)
     if reasons:
-        text: list[Quote] = []
-        for r in reasons:
-            for q in _REASON_TEXT.get(r, ()):
-                if q not in text:
-                    text.append(q)
-        return Finding(
-            rule=RULE,
-            holds=False,
-            kind=kind,
-            element=element,
-            relative=Relative.of(element, palace),
-            lines=lines,
-            members=members,
-            reasons=(*reasons, *damage, *notes),
-            text=tuple(text),
-            details=details,
+        return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            False,
+            kind,
+            element,
+            relative,
+            lines_in(mask),
+            members,
+            (*reasons, *damage, *notes),
+            _text_of(tuple(reasons)),
+            details,
         )
-    strength = "力小" if not sound[0] else "力存" if not sound[2] else "力大"
+    strength = "力小" if not s0 else "力存" if not s2 else "力大"
     details["strength"] = strength
     details["xuan_reading"] = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
     why = []
-    for i in range(3):
-        if riyue[i]:
-            if day is not None and day.index == idx[i]:
-                why.append(f"日{bv[idx[i]]}在{ROLES[i]}")
-            if month is not None and month.index == idx[i]:
-                why.append(f"月{bv[idx[i]]}在{ROLES[i]}")
-    why.append(f"中神{bv[idx[1]]}不伤")
+    for i, role, hung in zip(idx, ROLES, (ry0, ry1, ry2)):
+        if hung:
+            if i == di:
+                why.append(f"日{bv[i]}在{role}")
+            if i == mi:
+                why.append(f"月{bv[i]}在{role}")
+    why.append(f"中神{bv[i1]}不伤")
     if xuan is not None:
         why.append(xuan)
     if zhen:
         why.append("伏得生")
     why.append(strength)
-    return Finding(
-        rule=RULE,
-        holds=True,
-        kind=kind,
-        element=element,
-        relative=Relative.of(element, palace),
-        lines=lines,
-        members=members,
-        reasons=(*why, *damage, *notes),
-        text=_TEXT[(kind, zhen, xuan in ("悬始", "悬终"))],
-        details=details,
+    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        RULE,
+        True,
+        kind,
+        element,
+        relative,
+        lines_in(mask),
+        members,
+        (*why, *damage, *notes),
+        _TEXT[(kind, zhen, xuan in ("悬始", "悬终"))],
+        details,
     )
 
 
 _BV = tuple(b.value for b in BRANCHES)
-# 旺相休囚死 of each element (by index) in each month (by index)
-_VIGOUR = tuple(tuple(vigour(e, m).value for e in Element) for m in BRANCHES)
+
+
+@cache
+def _vigour(element: Element, month: Branch) -> str:
+    """旺相休囚死 of the 局's element in the month."""
+    return vigour(element, month).value
+
+
 # the sentences of a formed 局, by (type, 伏得生, 悬始/悬终)
 _TEXT = {
     (k, z, x): (Q_THREE, Q_KIND[k], Q_ZHONG, Q_STRENGTH, *((Q_ZHEN,) if z else ()), *((Q_XUAN,) if x else ()), Q_NATURE)
@@ -281,60 +294,57 @@ _TEXT = {
 }
 
 
-def _use_element(chart: Chart, use: Use) -> Element | None:
+def _use_element(chart: Chart, use: Use, palace: Element) -> Element | None:
     """The element of the 用神: of its line, of its 伏神, or of its 六亲 in the palace."""
     if use.positions:
-        return chart.lines[use.positions[0] - 1].element
+        return chart.lines[use.positions[0] - 1].line.branch.element
     for p in use.hidden_positions:
         h = chart.lines[p - 1].hidden
         if h is not None:
-            return h.line.element
-    return use.relative.element_in(chart.hexagram.palace_element) if use.relative is not None else None
+            return h.line.branch.element
+    return use.relative.element_in(palace) if use.relative is not None else None
 
 
-def _role_of(idx: tuple[int, int, int], b: Branch | None) -> str | None:
-    if b is None:
-        return None
-    i = b.index
-    return ROLES[idx.index(i)] if i in idx else None
+@cache
+def _relative(element: Element, palace: Element) -> Relative:
+    return Relative.of(element, palace)
 
 
-def _damage(branches, filled, sound) -> tuple[str, ...]:
+def _damage(idx, filled, sound) -> tuple[str, ...]:
     """Which roles are lost, and how: "始神寅旬空", "终神戌不现" …"""
     out = []
-    for i, es in enumerate(filled):
-        if sound[i]:
+    for role, i, es, ok in zip(ROLES, idx, filled, sound):
+        if ok:
             continue
         if not es:
-            out.append(f"{ROLES[i]}神{branches[i].value}不现")
+            out.append(f"{role}神{_BV[i]}不现")
         else:
-            how = "旬空" if any(e[3] for e in es) else ""
-            if any(e[4] for e in es):
-                how += "月破"
-            out.append(f"{ROLES[i]}神{branches[i].value}{how}")
+            kong = po = False
+            for e in es:
+                kong = kong or e[3]
+                po = po or e[4]
+            out.append(f"{role}神{_BV[i]}{'旬空' if kong else ''}{'月破' if po else ''}")
     return tuple(out)
 
 
-def _zhen(chart: Chart, filled) -> bool:
-    """伏得生: a 伏神 member hidden under the 长生 of its own element (午伏寅下, 子伏申下)."""
-    for es in filled:
-        for e in es:
-            if e[0] is Source.FUSHEN:
-                fei = chart.lines[e[1] - 1]
-                h = fei.hidden
-                if h is not None and fei.branch is changsheng(h.line.element, chart.school):
-                    return True
-    return False
+def _notes(sc: Scope) -> tuple[str, ...]:
+    out: tuple[str, ...] = ()
+    if sc.stemless:
+        out += ("未给日干，旬空未判",)
+    if sc.month is None:
+        out += ("未给月建，月破未判",)
+    return out
 
 
-def _notes(chart: Chart) -> tuple[str, ...]:
-    p = chart.pillars
-    out = []
-    if p.day_branch is not None and p.xunkong is None:
-        out.append("未给日干，旬空未判")
-    if p.month_branch is None:
-        out.append("未给月建，月破未判")
-    return tuple(out)
+@cache
+def _text_of(reasons: tuple[str, ...]) -> tuple[Quote, ...]:
+    """The sentences that make `reasons` the reasons of a near miss, each once, in order."""
+    text: list[Quote] = []
+    for r in reasons:
+        for q in _REASON_TEXT.get(r, ()):
+            if q not in text:
+                text.append(q)
+    return tuple(text)
 
 
 __all__ = ["RULE", "ROLES", "juhui"]

@@ -22,10 +22,10 @@ def analyse(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
     `use` (from `chart.resolve_use`) puts 三刑, 墓开 and 六害 on the 用神 (or its 伏神) besides
     the 世, flags the 局 of the 用神's element, and sets the reading of 助鬼伤身.
     """
-    scope = Scope(chart, use)  # targets and acting sources, shared by 三刑, 墓开, 六害
+    scope = Scope(chart, use)  # what the rules share: pillars, 世, targets and the sources acting on them
     return (
-        *zhugui(chart, use),
-        *juhui(chart, use),
+        *zhugui(chart, use, scope),
+        *juhui(chart, use, scope),
         *sanxing(chart, use, scope),
         *mukai(chart, use, scope),
         *liuhai_findings(chart, use, scope),

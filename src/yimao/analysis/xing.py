@@ -8,12 +8,14 @@ the hexagram as a whole.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, NamedTuple
 
-from yimao.analysis.finding import Finding, Member, reading
+from yimao.analysis.finding import Finding, Member, lines_in, new_member, reading
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, Element, tomb
+from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, Element, tomb
 from yimao.hexagram import Relative
+from yimao.pillars import branch_of, stem_of
 from yimao.texts import Quote, quote
 
 RULE = "三刑"
@@ -28,6 +30,8 @@ NO_MONTH = "未给月建，月建不参"
 
 # A source acting on a line, as a plain tuple for speed: (branch, source, position or None).
 Act = tuple[Branch, Source, "int | None"]
+
+_RI, _YUE, _DONG, _JING, _BIAN, _FU = Source.RI, Source.YUE, Source.DONGYAO, Source.JINGYAO, Source.BIANYAO, Source.FUSHEN
 
 
 class Target(NamedTuple):
@@ -49,101 +53,134 @@ class Target(NamedTuple):
         return self.source is Source.FUSHEN
 
     def member(self) -> Member:
-        return member(self.branch, self.source, self.position, self.role)
-
-
-_MEMBERS: dict[tuple, Member] = {}
-
-
-def member(branch: Branch, source: Source, position: int | None, role: str) -> Member:
-    """A shared `Member` value (they are immutable; building one costs more than finding it).
-
-    Keyed by the members' identities: enum members are singletons, and `Enum.__hash__` is slow.
-    """
-    key = (id(branch), id(source), position, role)
-    m = _MEMBERS.get(key)
-    if m is None:
-        m = _MEMBERS[key] = Member(branch, source, position, role)
-    return m
-
-
-def act_member(a: Act, role: str) -> Member:
-    return member(a[0], a[1], a[2], role)
+        return Member(self.branch, self.source, self.position, self.role)
 
 
 class Scope:
-    """What 三刑, 墓开 and 六害 share for one chart and 用神: the targets, the sources acting on
+    """What the rules share for one chart and 用神, worked out once (`analyse`): the pillars, the
+    palace, the 世 and 应 lines; and for 三刑, 墓开 and 六害 the targets, the sources acting on
     each (RULES §0: 日, 月, the other moving lines, the line's own 变爻), and the notes."""
 
-    __slots__ = ("chart", "targets", "acts", "notes", "base", "changes")
+    __slots__ = (
+        "chart", "day", "month", "stemless", "palace", "shi", "ying",
+        "targets", "per_target", "base", "base_hits", "changes",
+    )  # fmt: skip
 
     def __init__(self, chart: Chart, use: Use | None) -> None:
         self.chart = chart
-        shi = chart.shi_line
+        pl = chart.pillars
+        self.day = day = branch_of(pl.day)
+        self.month = month = branch_of(pl.month)
+        self.stemless = day is not None and stem_of(pl.day) is None  # a day without its stem: no 旬空
+        self.palace = chart.cast.hexagram.palace_element
+        # 日, 月, the moving lines: what acts on every target (but a moving line on itself); the
+        # same grouped by branch, so that each rule looks up the few branches it cares about
+        base: list[Act] = []
+        base_hits: dict[Branch, list[Act]] = {}
+        pnotes: tuple[str, ...] = ()
+        if day is not None:
+            a = (day, _RI, None)
+            base.append(a)
+            base_hits[day] = [a]
+        else:
+            pnotes += (NO_DAY,)
+        if month is not None:
+            a = (month, _YUE, None)
+            base.append(a)
+            base_hits.setdefault(month, []).append(a)
+        else:
+            pnotes += (NO_MONTH,)
+        changes: list[Act | None] = [None] * 7  # by position: the 变爻 of each moving line
+        lines = chart.lines
+        shi = ying = None
+        for cl in lines:
+            if cl.shi:
+                shi = cl
+            elif cl.ying:
+                ying = cl
+            if cl.moving:
+                ln = cl.line
+                p = ln.position
+                a = (ln.branch, _DONG, p)
+                base.append(a)
+                base_hits.setdefault(ln.branch, []).append(a)
+                if cl.changed is not None:
+                    changes[p] = (cl.changed.branch, _BIAN, p)
+        self.shi, self.ying = shi, ying
+
         ts: list[Target] = []
-        use_notes: list[str] = []
+        fu_notes: tuple[str, ...] = ()  # the notes of the 用神 on its 伏神 targets
+        line_notes: tuple[str, ...] = ()  # … and on the visible ones
         if use is not None:
             if use.positions:
                 for p in use.positions:
-                    cl = chart.lines[p - 1]
+                    cl = lines[p - 1]
                     ts.append(_visible(cl, "用/世" if cl.shi else "用"))
             elif use.hidden_positions:
-                use_notes.append(USE_HIDDEN)
+                fu_notes = (USE_HIDDEN,)
                 for p in use.hidden_positions:
-                    h = chart.lines[p - 1].hidden
+                    h = lines[p - 1].hidden
                     if h is not None:
-                        ts.append(Target(h.line.branch, Source.FUSHEN, p, "用", h.line.relative, None))
+                        ts.append(Target(h.line.branch, _FU, p, "用", h.line.relative, None))
             else:
-                use_notes.append(USE_ABSENT)
-        # the 世 as well: "身命，谓世及用爻遇之", "克害重用爻世爻"
-        if not any(t.source is not Source.FUSHEN and t.position == shi.position for t in ts):
+                fu_notes = line_notes = (USE_ABSENT,)
+        # the 世 as well, unless it is a 用 line already: "身命，谓世及用爻遇之", "克害重用爻世爻"
+        if use is None or shi.line.position not in use.positions:
             ts.append(_visible(shi, "世"))
-        pl = chart.pillars
-        day, month = pl.day_branch, pl.month_branch
-        base: list[Act] = []
-        pnotes: list[str] = []
-        if day is not None:
-            base.append((day, Source.RI, None))
-        else:
-            pnotes.append(NO_DAY)
-        if month is not None:
-            base.append((month, Source.YUE, None))
-        else:
-            pnotes.append(NO_MONTH)
-        changes: list[Act | None] = [None] * 7  # by position: the 变爻 of each moving line
-        for cl in chart.lines:
-            if cl.moving:
-                base.append((cl.line.branch, Source.DONGYAO, cl.line.position))
-                if cl.changed is not None:
-                    changes[cl.line.position] = (cl.changed.branch, Source.BIANYAO, cl.line.position)
-        acts = []
-        notes = []
+        if pnotes:
+            fu_notes += pnotes
+            line_notes += pnotes
+        # Per target, what its findings are made of: the target; the sources acting on it, by
+        # branch (the lists are shared: never changed); its notes; the target as a member (a
+        # Target starts with a Member's four fields); the details every finding on it starts with.
+        per_target = []
         for t in ts:
-            if t.source is Source.FUSHEN:
-                acts.append(tuple(base))
-                notes.append((*use_notes, *pnotes))
+            if t.source is _DONG:
+                hits = _moving_hits(base_hits, t, changes[t.position])
             else:
-                a = [x for x in base if not (x[2] == t.position and x[1] is Source.DONGYAO)]
-                if t.changed is not None:
-                    a.append((t.changed, Source.BIANYAO, t.position))
-                acts.append(tuple(a))
-                notes.append((*(n for n in use_notes if n != USE_HIDDEN), *pnotes))
+                hits = base_hits  # a static line or a 伏神: 日, 月 and every moving line
+            head = {"target": t.role, "hidden": t.source is _FU, "position": t.position, "branch": _BV[t.branch.index]}
+            per_target.append((t, hits, fu_notes if t.source is _FU else line_notes, new_member(t[:4]), head))
         self.targets: tuple[Target, ...] = tuple(ts)
-        self.acts: tuple[tuple[Act, ...], ...] = tuple(acts)
-        self.notes: tuple[tuple[str, ...], ...] = tuple(notes)
-        self.base: tuple[Act, ...] = tuple(base)  # 日, 月, the moving lines
+        self.per_target: tuple[tuple[Target, dict[Branch, list[Act]], tuple[str, ...], Member, dict[str, Any]], ...] = tuple(
+            per_target
+        )
+        self.base: tuple[Act, ...] = tuple(base)
+        self.base_hits = base_hits
         self.changes: tuple[Act | None, ...] = tuple(changes)
+
+    @property
+    def acts(self) -> tuple[tuple[Act, ...], ...]:
+        """Per target, the sources acting on it: 日, 月, the other moving lines, its own 变爻."""
+        out = []
+        for t in self.targets:
+            if t.source is _DONG:
+                ch = self.changes[t.position]
+                out.append(tuple([a for a in self.base if a[2] != t.position] + ([ch] if ch is not None else [])))
+            else:
+                out.append(self.base)
+        return tuple(out)
+
+
+def _moving_hits(base_hits: dict[Branch, list[Act]], t: Target, ch: Act | None) -> dict[Branch, list[Act]]:
+    """The sources acting on a moving line, by branch: those of every line but itself, and its own 变爻."""
+    out = dict(base_hits)
+    rest = [a for a in out[t.branch] if a[2] != t.position]
+    if rest:
+        out[t.branch] = rest
+    else:
+        del out[t.branch]
+    if ch is not None:
+        out[ch[0]] = [*out.get(ch[0], ()), ch]
+    return out
 
 
 def _visible(cl: ChartLine, role: str) -> Target:
-    return Target(
-        cl.line.branch,
-        Source.DONGYAO if cl.moving else Source.JINGYAO,
-        cl.line.position,
-        role,
-        cl.line.relative,
-        cl.changed.branch if cl.changed is not None else None,
-    )
+    ln = cl.line
+    if cl.moving:
+        ch = cl.changed
+        return Target(ln.branch, _DONG, ln.position, role, ln.relative, ch.branch if ch is not None else None)
+    return Target(ln.branch, _JING, ln.position, role, ln.relative, None)
 
 
 def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
@@ -151,8 +188,13 @@ def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
     return Scope(chart, use).targets
 
 
-def _lines(t: Target, acts) -> tuple[int, ...]:
-    return tuple(sorted({t.position, *(a[2] for a in acts if a[2] is not None)}))
+def lines_of(position: int, acts) -> tuple[int, ...]:
+    """The lines of a finding on the target at `position` with the sources `acts` (日/月 have none)."""
+    mask = 1 << position
+    for a in acts:
+        if a[2] is not None:
+            mask |= 1 << a[2]
+    return lines_in(mask)
 
 
 _BV = tuple(b.value for b in BRANCHES)
@@ -191,7 +233,7 @@ _TRIPLES = (
     (Branch.CHOU, Branch.XU, Branch.WEI),
 )
 _TRIPLE_OF = [next((tr for tr in _TRIPLES if b in tr), None) for b in BRANCHES]
-_XT = tuple(XING_TARGET[b].index for b in BRANCHES)  # X 刑 Y  ⇔  _XT[X.index] == Y.index
+_TRIPLE_NAME = {tr: "".join(b.value for b in tr) for tr in _TRIPLES}
 _READINGS = [*READINGS, {"topic": "谁遇", **Q_WHOM.to_dict()}]
 _SHI_XING = Q_SHI_XING.to_dict()
 
@@ -204,133 +246,157 @@ def _name(x: Branch, y: Branch) -> str:
     return "寅巳申" if x in _TRIPLES[0] else "丑戌未"
 
 
-def _target_details(t: Target) -> dict[str, Any]:
-    return {"target": t.role, "hidden": t.source is Source.FUSHEN, "position": t.position, "branch": _BV[t.branch.index]}
+# Per branch (by index), so that a target's checks compare branches by identity. XING_TARGET is
+# a permutation of the branches (each branch is 刑'd by exactly one), so "who 刑 me" is one branch.
+_XING_OF = tuple(XING_TARGET[b] for b in BRANCHES)  # the branch b 刑
+_XING_BY = tuple(next(x for x in BRANCHES if XING_TARGET[x] is b) for b in BRANCHES)  # the branch that 刑 b
+_OPPOSITE = tuple(b.opposite for b in BRANCHES)  # the branch that 冲 b
+_NAME_BY = tuple(_name(_XING_BY[b.index], b) for b in BRANCHES)  # the name of the 刑 on b
+_NAME_OF = tuple(_name(b, _XING_OF[b.index]) for b in BRANCHES)  # the name of the 刑 b does
 
 
 # -- 三刑 ------------------------------------------------------------------------------------
+
+_TEXT_REV = (Q_LAW, Q_USE)
+_TEXT_ZHEN = (Q_LAW, Q_JIANCHONG, Q_ZHEN)
+_TEXT_JIANCHONG = (Q_LAW, Q_JIANCHONG)
+_TEXT_XING = (Q_LAW, Q_NOT_THREE)
+_TEXT_FULL = (Q_NAMES, Q_LAW)
 
 
 def sanxing(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """三刑 on each target: 真刑 / 刑冲并见 / 刑 (holding), 我刑彼 (a near miss), and 三刑全."""
     sc = scope if scope is not None else Scope(chart, use)
     out: list[Finding] = []
-    for t, acts, notes in zip(sc.targets, sc.acts, sc.notes):
-        f = _xing_on(chart, t, acts, notes)
+    for t, hits, notes, tm, head in sc.per_target:
+        f = _xing_on(sc, t, tm, head, hits, notes)
         if f is not None:
             out.append(f)
         if _TRIPLE_OF[t.branch.index] is not None:
-            full = _full(t, acts, notes)
+            full = _full(t, tm, head, hits, notes)
             if full is not None:
                 out.append(full)
     return tuple(out)
 
 
-def _xing_on(chart: Chart, t: Target, acts: tuple[Act, ...], notes: tuple[str, ...]) -> Finding | None:
+def _xing_on(
+    sc: Scope, t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]
+) -> Finding | None:
     b = t.branch
     bi = b.index
-    xing_by = [a for a in acts if _XT[a[0].index] == bi]
-    if not xing_by:
+    xb = _XING_BY[bi]
+    xing_by = hits.get(xb)
+    if xing_by is None:
         # The 用 刑 its source but is not 刑'd by it (寅 化 巳): reported, does not count.
-        ti = _XT[bi]
-        rev = [a for a in acts if a[0].index == ti]
-        if not rev:
+        rev = hits.get(_XING_OF[bi])
+        if rev is None:
             return None
-        return Finding(
-            rule=RULE,
-            holds=False,
-            kind="刑",
-            element=b.element,
-            relative=t.relative,
-            lines=_lines(t, rev),
-            members=(t.member(), *(act_member(a, "受刑") for a in rev)),
-            reasons=("我刑彼", *notes),
-            text=(Q_LAW, Q_USE),
-            details={**_target_details(t), "name": _name(b, rev[0][0])},
+        details = {**head, "name": _NAME_OF[bi]}
+        return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            False,
+            "刑",
+            b.element,
+            t.relative,
+            lines_of(t.position, rev),
+            (tm, *[new_member(a + ("受刑",)) for a in rev]),
+            ("我刑彼", *notes),
+            _TEXT_REV,
+            details,
         )
-    oi = (bi + 6) % 12
-    chong_by = [a for a in acts if a[0].index == oi]
-    true_by = [a for a in xing_by if a[0].index == oi]  # one source both 刑 and 冲 (申→寅, 未→丑)
-    if true_by:
-        kind, text, weight = "真刑", (Q_LAW, Q_JIANCHONG, Q_ZHEN), "重"
-    elif chong_by:
-        kind, text, weight = "刑冲并见", (Q_LAW, Q_JIANCHONG), "中"
-    else:
-        kind, text, weight = "刑", (Q_LAW, Q_NOT_THREE), "轻"
-    members = [t.member()]
-    members.extend(act_member(a, "刑冲" if a in true_by else "刑") for a in xing_by)
-    members.extend(act_member(a, "冲") for a in chong_by if a not in true_by)
-    reasons = [f"{a[1]._value_}{_BV[a[0].index]}刑{t.role}" for a in xing_by]
-    if true_by:
+    role = t.role
+    members = [tm]
+    xv = _BV[xb.index]
+    reasons = [f"{a[1]._value_}{xv}刑{role}" for a in xing_by]
+    ob = _OPPOSITE[bi]
+    if xb is ob:  # one source both 刑 and 冲 (申→寅, 未→丑): 真刑
+        kind, text, weight = "真刑", _TEXT_ZHEN, "重"
+        members.extend([new_member(a + ("刑冲",)) for a in xing_by])
         reasons.append("刑而兼冲")
-    elif chong_by:
-        reasons.append("刑冲异源")
-    details: dict[str, Any] = {
-        **_target_details(t),
-        "name": _name(xing_by[0][0], b),
+        lines = lines_of(t.position, xing_by)
+    else:
+        members.extend([new_member(a + ("刑",)) for a in xing_by])
+        chong_by = hits.get(ob, [])
+        if chong_by:
+            kind, text, weight = "刑冲并见", _TEXT_JIANCHONG, "中"
+            members.extend([new_member(a + ("冲",)) for a in chong_by])
+            reasons.append("刑冲异源")
+        else:
+            kind, text, weight = "刑", _TEXT_XING, "轻"
+        lines = lines_of(t.position, xing_by + chong_by)
+    details = {
+        **head,
+        "name": _NAME_BY[bi],
         "weight": weight,
         "severity": list(_SEVERITY),
         "readings": list(_READINGS),
     }
-    if t.role != "用":
-        grave = _shi_danger(chart)
+    if role != "用":
+        grave = _shi_danger(sc.chart, sc.shi)
         if grave:
             details["grave"] = grave
-    return Finding(
-        rule=RULE,
-        holds=True,
-        kind=kind,
-        element=b.element,
-        relative=t.relative,
-        lines=_lines(t, xing_by + chong_by),
-        members=tuple(members),
-        reasons=(*reasons, *notes),
-        text=text,
-        details=details,
+    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        RULE,
+        True,
+        kind,
+        b.element,
+        t.relative,
+        lines,
+        tuple(members),
+        (*reasons, *notes),
+        text,
+        details,
     )
 
 
-def _shi_danger(chart: Chart) -> list[dict[str, str]]:
+def _shi_danger(chart: Chart, shi: ChartLine) -> list[dict[str, str]]:
     """官克世而问讼，五克世而问疏，若世刑而大凶 (6.10): which of the two this chart has."""
-    shi = chart.shi_line
     out = []
-    if shi.relative is Relative.XIONGDI and any(cl.relative is Relative.GUANGUI for cl in chart.lines):
+    if shi.line.relative is Relative.XIONGDI and any(cl.line.relative is Relative.GUANGUI for cl in chart.lines):
         out.append({"topic": "讼", "reading": "官克世而世刑，大凶", **_SHI_XING})
     five = chart.lines[4]
-    if not five.shi and five.element.overcomes is shi.element:
+    if not five.shi and five.line.branch.element.overcomes is shi.line.branch.element:
         out.append({"topic": "疏", "reading": "五克世而世刑，大凶", **_SHI_XING})
     return out
 
 
-def _full(t: Target, acts: tuple[Act, ...], notes: tuple[str, ...]) -> Finding | None:
+def _full(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
     """三刑全: the target and the other two of 寅巳申 (or 丑戌未) among the sources acting on it."""
-    triple = _TRIPLE_OF[t.branch.index]
+    b = t.branch
+    triple = _TRIPLE_OF[b.index]
     found: list[Act] = []
     for other in triple:
-        if other is t.branch:
+        if other is b:
             continue
-        hit = [a for a in acts if a[0] is other]
-        if not hit:
+        hit = hits.get(other)
+        if hit is None:
             return None
         found.extend(hit)
-    name = "".join(_BV[x.index] for x in triple)
-    return Finding(
-        rule=RULE,
-        holds=True,
-        kind="三刑全",
-        element=t.branch.element,
-        relative=t.relative,
-        lines=_lines(t, found),
-        members=(t.member(), *(act_member(a, "刑") for a in found)),
-        reasons=(name + "全", *notes),
-        text=(Q_NAMES, Q_LAW),
-        details={**_target_details(t), "name": name},
+    name = _TRIPLE_NAME[triple]
+    details = {**head, "name": name}
+    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        RULE,
+        True,
+        "三刑全",
+        b.element,
+        t.relative,
+        lines_of(t.position, found),
+        (tm, *[new_member(a + ("刑",)) for a in found]),
+        (name + "全", *notes),
+        _TEXT_FULL,
+        details,
     )
 
 
 # -- 墓开 ------------------------------------------------------------------------------------
 
-_HOLDER_WORD = {Source.RI: "入日墓", Source.YUE: "入月墓", Source.DONGYAO: "入动墓", Source.BIANYAO: "化墓"}
+_HOLDER_WORD = {_RI: "入日墓", _YUE: "入月墓", _DONG: "入动墓", _BIAN: "化墓"}
+
+
+@cache
+def _tombs(school: EarthSchool) -> tuple[Branch, ...]:
+    """The 墓 of each branch's element (by index) in the given school."""
+    return tuple(tomb(b.element, school) for b in BRANCHES)
 
 
 def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
@@ -338,63 +404,72 @@ def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     the sources acting on that 墓: 刑 → 墓开 (轻), 刑而兼冲 → 墓开 (重), 冲 → 冲开, neither → 墓闭."""
     sc = scope if scope is not None else Scope(chart, use)
     out: list[Finding] = []
-    school = chart.school
-    for t, acts, notes in zip(sc.targets, sc.acts, sc.notes):
-        mu = tomb(t.branch.element, school)
+    tombs = _tombs(chart.school)
+    for t, hits, notes, tm, head in sc.per_target:
+        mu = tombs[t.branch.index]
         # the 墓 among the sources acting on the target (日, 月, other moving lines, own 变爻)
-        for h in acts:
-            if h[0] is mu:
-                out.append(_mu(t, h, mu, sc, notes))
+        for h in hits.get(mu, ()):
+            out.append(_mu(t, tm, head, h, mu, sc, notes))
     return tuple(out)
 
 
-def _mu(t: Target, h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
+def _mu(t: Target, tm: Member, head: dict[str, Any], h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
     # What may open the 墓: 日, 月 and the moving lines (not the 墓 itself, not the target line),
     # and the 墓's own 变爻 when the 墓 is a moving line — a 变爻 acts on its own line only.
-    own = t.source is not Source.FUSHEN
-    openers = [a for a in sc.base if a != h and not (own and a[2] == t.position and a[1] is Source.DONGYAO)]
-    if h[1] is Source.DONGYAO:
-        ch = sc.changes[h[2]]
-        if ch is not None:
-            openers.append(ch)
+    own = t.position if t.source is not _FU else 0  # only moving lines carry a position in `base`
     mi = mu.index
-    oi = (mi + 6) % 12
-    xing_by = [a for a in openers if _XT[a[0].index] == mi]
-    chong_by = [a for a in openers if a[0].index == oi]
-    members = [t.member(), act_member(h, "墓")]
-    members.extend(act_member(a, "刑冲" if a in chong_by else "刑") for a in xing_by)
-    members.extend(act_member(a, "冲") for a in chong_by if a not in xing_by)
+    xb, ob = _XING_BY[mi], _OPPOSITE[mi]
+    base_hits = sc.base_hits
+    xing_by = [a for a in base_hits.get(xb, ()) if a != h and a[2] != own]
+    chong_by = [a for a in base_hits.get(ob, ()) if a != h and a[2] != own]
+    ch = sc.changes[h[2]] if h[1] is _DONG else None
+    if ch is not None:
+        if ch[0] is xb:
+            xing_by.append(ch)
+        if ch[0] is ob:
+            chong_by.append(ch)
+    members = [tm, new_member(h + ("墓",))]
+    members.extend([new_member(a + ("刑冲",) if a in chong_by else a + ("刑",)) for a in xing_by])
+    members.extend([new_member(a + ("冲",)) for a in chong_by if a not in xing_by])
     text: tuple[Quote, ...]
     if xing_by and chong_by:
-        kind, holds, weight, text = "墓开", True, "重", (Q_MU, Q_MU_KEY, Q_MU_LIGHT)
+        kind, holds, weight, text = "墓开", True, "重", _TEXT_MU_BOTH
     elif xing_by:
-        kind, holds, weight, text = "墓开", True, "轻", (Q_MU, Q_MU_LIGHT)
+        kind, holds, weight, text = "墓开", True, "轻", _TEXT_MU_XING
     elif chong_by:
-        kind, holds, weight, text = "冲开", True, "重", (Q_MU_KEY,)
+        kind, holds, weight, text = "冲开", True, "重", _TEXT_MU_CHONG
     else:
-        kind, holds, weight, text = "墓闭", False, None, (Q_MU, Q_MU_KEY)
+        kind, holds, weight, text = "墓闭", False, None, _TEXT_MU_SHUT
     word = _HOLDER_WORD[h[1]]
     reasons = [word]
-    reasons.extend(f"{a[1]._value_}{_BV[a[0].index]}刑墓" for a in xing_by)
-    reasons.extend(f"{a[1]._value_}{_BV[a[0].index]}冲墓" for a in chong_by)
+    mv = _BV[mi]
+    if xing_by:
+        xv = _BV[xb.index]
+        reasons.extend([f"{a[1]._value_}{xv}刑墓" for a in xing_by])
+    if chong_by:
+        ov = _BV[ob.index]
+        reasons.extend([f"{a[1]._value_}{ov}冲墓" for a in chong_by])
     if not holds:
         reasons.append("无刑冲")
-    details = _target_details(t)
-    details["tomb"] = _BV[mi]
-    details["holder"] = word
-    details["weight"] = weight
-    return Finding(
-        rule=RULE_MU,
-        holds=holds,
-        kind=kind,
-        element=t.branch.element,
-        relative=t.relative,
-        lines=_lines(t, [h, *xing_by, *chong_by]),
-        members=tuple(members),
-        reasons=(*reasons, *notes),
-        text=text,
-        details=details,
+    details = {**head, "tomb": mv, "holder": word, "weight": weight}
+    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        RULE_MU,
+        holds,
+        kind,
+        t.branch.element,
+        t.relative,
+        lines_of(t.position, [h, *xing_by, *chong_by]),
+        tuple(members),
+        (*reasons, *notes),
+        text,
+        details,
     )
 
 
-__all__ = ["RULE", "RULE_MU", "READINGS", "Act", "Scope", "Target", "act_member", "member", "mukai", "sanxing", "targets"]
+_TEXT_MU_BOTH = (Q_MU, Q_MU_KEY, Q_MU_LIGHT)
+_TEXT_MU_XING = (Q_MU, Q_MU_LIGHT)
+_TEXT_MU_CHONG = (Q_MU_KEY,)
+_TEXT_MU_SHUT = (Q_MU, Q_MU_KEY)
+
+
+__all__ = ["RULE", "RULE_MU", "READINGS", "Act", "Scope", "Target", "mukai", "sanxing", "targets"]

@@ -8,11 +8,13 @@ A 官鬼 always 克 the palace element, so a 鬼 克世 exactly when the 世 is 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from yimao.analysis.finding import Finding, Member, reading
+from yimao.analysis.xing import Scope
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import Branch, changsheng, is_true_changsheng
+from yimao.ganzhi import Branch, EarthSchool, Element, changsheng, is_true_changsheng
 from yimao.hexagram import Relative
 from yimao.pillars import branch_of
 from yimao.texts import Quote, quote
@@ -87,26 +89,26 @@ _REASON_TEXT: dict[str, tuple[Quote, ...]] = {
 _POSITION_REASONS = ("长生临岁", "长生临月", "长生临动爻", "长生临变爻")
 
 
-def _elsewhere(chart: Chart, cs: Branch) -> tuple[tuple[str, Member | None], ...]:
+def _elsewhere(chart: Chart, cs: Branch, month: Branch | None) -> tuple[tuple[str, Member | None], ...]:
     """Where the 长生 stands other than the day: 岁, 月, a moving line, a 变爻 (临于岁月动变之位者则非)."""
     out: list[tuple[str, Member | None]] = []
     if branch_of(chart.pillars.year) is cs:
         out.append(("长生临岁", None))  # the year is no Source of the chart: a reason, not a member
-    if chart.pillars.month_branch is cs:
+    if month is cs:
         out.append(("长生临月", Member(cs, Source.YUE, None, "长生")))
     for cl in chart.lines:
-        if cl.moving and cl.branch is cs:
-            out.append(("长生临动爻", Member(cs, Source.DONGYAO, cl.position, "长生")))
+        if cl.moving and cl.line.branch is cs:
+            out.append(("长生临动爻", Member(cs, Source.DONGYAO, cl.line.position, "长生")))
         if cl.changed is not None and cl.changed.branch is cs:
-            out.append(("长生临变爻", Member(cs, Source.BIANYAO, cl.position, "长生")))
+            out.append(("长生临变爻", Member(cs, Source.BIANYAO, cl.line.position, "长生")))
     return tuple(out)
 
 
-def _judge(chart: Chart, g: ChartLine, shi: ChartLine, day: Branch | None):
-    """(score, failing reasons, informative, extra members) for one 鬼: the checks of RULES §1.2 in order."""
+def _shared_checks(chart: Chart, e: Element, shi: ChartLine, day: Branch | None, month: Branch | None):
+    """The checks of RULES §1.2 that every 鬼 passes or fails alike, as they all have the element
+    that 克 the palace: (score, failing reasons, informative, extra members)."""
     school = chart.school
-    e = g.element
-    ke = e.overcomes is shi.element
+    ke = e.overcomes is shi.line.branch.element
     cs = changsheng(e, school)
     reasons: list[str] = []
     extra: list[Member] = []
@@ -130,13 +132,23 @@ def _judge(chart: Chart, g: ChartLine, shi: ChartLine, day: Branch | None):
     else:
         sheng = day.element.generates is e
         reasons.append("日生而非长生" if sheng else "日非长生")
-        where = _elsewhere(chart, cs)
+        where = _elsewhere(chart, cs, month)
         for label, member in where:
             if label not in reasons:
                 reasons.append(label)
             if member is not None:
                 extra.append(member)
         informative = ke and (sheng or bool(where))
+    return score, reasons, informative, extra
+
+
+def _judge(g: ChartLine, shared, day: Branch | None):
+    """(score, failing reasons, informative, extra members) for one 鬼: the shared checks, then
+    its own 空 and 破 (not judged without a day)."""
+    score, reasons, informative, extra = shared
+    if day is None:
+        return score, reasons, informative, extra
+    reasons = reasons.copy()
     if g.day is not None and g.day.kong:
         reasons.append("鬼空")
     else:
@@ -148,26 +160,32 @@ def _judge(chart: Chart, g: ChartLine, shi: ChartLine, day: Branch | None):
     return score, reasons, informative, extra
 
 
-def zhugui(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
+@cache
+def _ghost_true_changsheng(palace: Element, school: EarthSchool) -> Branch | None:
+    """The 长生 of the palace's 官鬼 (the element that 克 the palace) when it is a true one."""
+    ghost = palace.overcome_by
+    return changsheng(ghost, school) if is_true_changsheng(ghost, school) else None
+
+
+def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """助鬼伤身 on the chart: one finding (holding, or the best informative near miss), or none."""
-    shi = chart.shi_line
-    p = chart.pillars
-    day = p.day_branch
-    if shi.relative is not Relative.XIONGDI:
-        # 鬼不克世: worth a word only when the day is the 鬼's true 长生 (it got that far)
-        ge = chart.hexagram.palace_element.overcome_by
-        if day is None or day is not changsheng(ge, chart.school) or not is_true_changsheng(ge, chart.school):
-            return ()
-    ghosts = [cl for cl in chart.lines if cl.relative is Relative.GUANGUI and not cl.shi]
+    sc = scope if scope is not None else Scope(chart, use)
+    shi = sc.shi
+    day = sc.day
+    # 鬼不克世: worth a word only when the day is the 鬼's true 长生 (it got that far)
+    if shi.line.relative is not Relative.XIONGDI and (day is None or day is not _ghost_true_changsheng(sc.palace, chart.school)):
+        return ()
+    ghosts = [cl for cl in chart.lines if cl.line.relative is Relative.GUANGUI and not cl.shi]
     if not ghosts:
         return ()
-    judged = [(g, *_judge(chart, g, shi, day)) for g in ghosts]
+    shared = _shared_checks(chart, ghosts[0].line.branch.element, shi, day, sc.month)
+    judged = [(g, *_judge(g, shared, day)) for g in ghosts]
     shi_strong = shi.month is not None and shi.month.vigour.strong
     qualifying = [g for g, _s, reasons, _i, _x in judged if not reasons]
     notes: list[str] = []
-    if day is not None and p.xunkong is None:
+    if sc.stemless:
         notes.append(_NO_STEM)
-    if p.month_branch is None:
+    if sc.month is None:
         notes.append(_NO_MONTH)
 
     if qualifying:
@@ -185,26 +203,21 @@ def zhugui(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
         extra.extend(m for m in x if m not in extra)
     if shi_strong and "鬼不克世" not in reasons:
         reasons.append("世旺相")
-    text: list[Quote] = []
-    for r in reasons:
-        for q in _REASON_TEXT.get(r, (Q_POSITION,) if r in _POSITION_REASONS else ()):
-            if q not in text:
-                text.append(q)
     gs = [g for g, _r, _x in chosen]
     members = _members(gs, shi, day) + tuple(extra)
     e = gs[0].element
     return (
-        Finding(
-            rule=RULE,
-            holds=False,
-            kind=None,
-            element=e,
-            relative=Relative.GUANGUI,
-            lines=_lines(gs, shi),
-            members=members,
-            reasons=tuple(reasons) + tuple(notes),
-            text=tuple(text),
-            details={
+        Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            False,
+            None,
+            e,
+            Relative.GUANGUI,
+            _lines(gs, shi),
+            members,
+            tuple(reasons) + tuple(notes),
+            _text_of(tuple(reasons)),
+            {
                 "changsheng": changsheng(e, chart.school).value,
                 "true_changsheng": is_true_changsheng(e, chart.school),
                 "ghosts": [_ghost(g) for g in gs],
@@ -212,6 +225,17 @@ def zhugui(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
             },
         ),
     )
+
+
+@cache
+def _text_of(reasons: tuple[str, ...]) -> tuple[Quote, ...]:
+    """The sentences that make `reasons` the reasons of a near miss, each once, in order."""
+    text: list[Quote] = []
+    for r in reasons:
+        for q in _REASON_TEXT.get(r, (Q_POSITION,) if r in _POSITION_REASONS else ()):
+            if q not in text:
+                text.append(q)
+    return tuple(text)
 
 
 def _finding(
@@ -229,16 +253,17 @@ def _finding(
     base = {"changsheng": day.value, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
     if shi_strong:
         # 弗能伤: everything else holds, the 世 is 旺相 in the month.
-        return Finding(
-            rule=RULE,
-            holds=False,
-            element=e,
-            relative=Relative.GUANGUI,
-            lines=lines,
-            members=members,
-            reasons=("世旺相", *notes),
-            text=(Q_DEF, Q_SHI_EXEMPT),
-            details=base,
+        return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            False,
+            None,
+            e,
+            Relative.GUANGUI,
+            lines,
+            members,
+            ("世旺相", *notes),
+            (Q_DEF, Q_SHI_EXEMPT),
+            base,
         )
     verdict, verdict_text = _verdict(chart, use)
     spirits = []
@@ -256,16 +281,17 @@ def _finding(
     if spirits:
         details["spirits"] = spirits
         details["spirit_text"] = Q_SPIRIT.to_dict()
-    return Finding(
-        rule=RULE,
-        holds=True,
-        element=e,
-        relative=Relative.GUANGUI,
-        lines=lines,
-        members=members,
-        reasons=("鬼克世", "鬼长生于日", "真生", *notes),
-        text=(Q_DEF, Q_EXAMPLES, Q_SEVERITY),
-        details=details,
+    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        RULE,
+        True,
+        None,
+        e,
+        Relative.GUANGUI,
+        lines,
+        members,
+        ("鬼克世", "鬼长生于日", "真生", *notes),
+        (Q_DEF, Q_EXAMPLES, Q_SEVERITY),
+        details,
     )
 
 
