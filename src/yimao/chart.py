@@ -452,7 +452,7 @@ def resolve_use(chart: Chart, spec: str) -> Use:
         return Use("世", h.lines[h.shi - 1].relative, (h.shi,), ())
     if s in ("应", "應", "应爻", "應爻"):
         return Use("应", h.lines[h.ying - 1].relative, (h.ying,), ())
-    if s.isdigit() and 1 <= int(s) <= 6:
+    if s in ("1", "2", "3", "4", "5", "6"):  # not isdigit(): '¹' is a digit int() refuses
         p = int(s)
         return Use(s, h.lines[p - 1].relative, (p,), ())
     try:

@@ -47,8 +47,15 @@ def calendar_to_dict(p: FourPillars) -> dict[str, Any]:
     return out
 
 
-@cache
 def _jie(j: Jie, zone: tzinfo | None) -> dict[str, Any]:
+    try:
+        return _jie_in(j, zone)  # built once per 节 and zone
+    except TypeError:  # an unhashable zone (dateutil's tzlocal): build it afresh
+        return _jie_in.__wrapped__(j, zone)
+
+
+@cache
+def _jie_in(j: Jie, zone: tzinfo | None) -> dict[str, Any]:
     return {
         "name": j.name,
         "month": j.month.value,
