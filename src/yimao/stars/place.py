@@ -245,16 +245,16 @@ def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = Non
             if (e := st.entry(keys.get(st.basis))) is not None
         ]
     # groups touching the same branches and stems of this chart share their hits: compute each once
-    touched: dict[tuple[int, int], tuple[tuple[Hit, ...], tuple[int, ...], bool, bool]] = {}
+    touched: dict[int, tuple[tuple[Hit, ...], tuple[int, ...], bool, bool]] = {}
     slots: list[Placement | None] = [None] * len(catalogue().stars)  # by catalogue index: the book's order
     for bmask, smask, ganzhi, members in groups:
         day_match = day_gz in ganzhi if ganzhi else False
-        key = (bmask & chart_b, smask & chart_s)
-        if not (key[0] or key[1] or day_match):
+        key = (bmask & chart_b) | (smask & chart_s) << 12  # branches and stems touched, as one int
+        if not (key or day_match):
             continue  # these stars stand nowhere on this chart
         found = touched.get(key)
         if found is None:
-            found = touched[key] = _hits(key, parts_b, parts_s, hit_of, focus)
+            found = touched[key] = _hits((key & 0xFFF, key >> 12), parts_b, parts_s, hit_of, focus)
         hits, lines, moving, on_use = found
         for i, star, positions, variants in members:
             slots[i] = new(Placement, (star, positions, hits, lines, moving, day_match, on_use, variants))
