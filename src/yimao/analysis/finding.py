@@ -74,6 +74,11 @@ class Finding(NamedTuple):
         }
 
 
+# Likewise for findings, which the rules build from all ten fields in order:
+# new_finding((rule, holds, kind, element, relative, lines, members, reasons, text, details)).
+new_finding = partial(tuple.__new__, Finding)
+
+
 @cache
 def lines_in(mask: int) -> tuple[int, ...]:
     """The line positions whose bits are set in `mask` (bit p for line p), in order: a finding's

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, lines_in, new_member
+from yimao.analysis.finding import Finding, lines_in, new_finding, new_member
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, Source, Use
 from yimao.ganzhi import BRANCHES, SANHE, Branch, Element, changsheng, element_relation, vigour
@@ -234,7 +234,7 @@ def _ju(
         details["zhen"] = True
     relative = _relative(element, sc.palace)
     if reasons:
-        return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
             False,
             kind,
@@ -245,7 +245,7 @@ def _ju(
             (*reasons, *damage, *notes),
             _text_of(tuple(reasons)),
             details,
-        )
+        ))
     strength = "力小" if not s0 else "力存" if not s2 else "力大"
     details["strength"] = strength
     details["xuan_reading"] = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
@@ -262,7 +262,7 @@ def _ju(
     if zhen:
         why.append("伏得生")
     why.append(strength)
-    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         kind,
@@ -273,7 +273,7 @@ def _ju(
         (*why, *damage, *notes),
         _TEXT[(kind, zhen, xuan in ("悬始", "悬终"))],
         details,
-    )
+    ))
 
 
 _BV = tuple(b.value for b in BRANCHES)
