@@ -108,6 +108,7 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
         pos = ln.position
         i = ln.branch.index
         d, m = cl.day, cl.month
+        # k: 旬空, b: 月破 (a relation is None, and 空 too, when its pillar or the stem is not given)
         k = d is not None and d.kong is True
         b = m is not None and m.po is True
         if cl.moving:
@@ -164,7 +165,7 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
 
 
 def _ju(
-    ju,
+    ju: tuple[Element, tuple[Branch, Branch, Branch], tuple[int, int, int]],
     entries: dict[int, list[_Entry]],
     sound: list[bool],
     rank: list[int],

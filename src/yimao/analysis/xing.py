@@ -249,6 +249,8 @@ def _name(x: Branch, y: Branch) -> str:
 # Per branch (by index), so that a target's checks compare branches by identity. XING_TARGET is
 # a permutation of the branches (each branch is 刑'd by exactly one), so "who 刑 me" is one branch.
 _XING_OF = tuple(XING_TARGET[b] for b in BRANCHES)  # the branch b 刑
+if len(set(_XING_OF)) != len(BRANCHES):
+    raise AssertionError("XING_TARGET must be a permutation of the branches")
 _XING_BY = tuple(next(x for x in BRANCHES if XING_TARGET[x] is b) for b in BRANCHES)  # the branch that 刑 b
 _OPPOSITE = tuple(b.opposite for b in BRANCHES)  # the branch that 冲 b
 _NAME_BY = tuple(_name(_XING_BY[b.index], b) for b in BRANCHES)  # the name of the 刑 on b
