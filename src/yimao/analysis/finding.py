@@ -67,11 +67,20 @@ class Finding(NamedTuple):
             "element": e._value_ if e is not None else None,
             "relative": r._value_ if r is not None else None,
             "lines": list(self.lines),
-            "members": [m.to_dict() for m in self.members],
+            # Member.to_dict inlined: a call per member costs as much as building its dict
+            "members": [
+                {"branch": branch._value_, "source": source._value_, "position": position, "role": role}
+                for branch, source, position, role in self.members
+            ],
             "reasons": list(self.reasons),
             "text": [q.to_dict() for q in self.text],
             "details": self.details,
         }
+
+
+# Likewise for findings, which the rules build from all ten fields in order:
+# new_finding((rule, holds, kind, element, relative, lines, members, reasons, text, details)).
+new_finding = partial(tuple.__new__, Finding)
 
 
 @cache

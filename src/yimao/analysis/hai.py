@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member, new_member
+from yimao.analysis.finding import Finding, Member, new_finding, new_member
 from yimao.analysis.xing import Act, Scope, Target, lines_of
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation
@@ -75,7 +75,7 @@ def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
     kind = kind_of(shi.branch, ying.branch)
     d = _direction(ying.branch, shi.branch)  # the 应 against the 世
     relation = {"彼克我": "应克世", "我克彼": "世克应", "彼生我": "应生世", "我生彼": "世生应"}[d]
-    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         kind,
@@ -91,7 +91,7 @@ def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
             "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
             "severity": list(_WEIGHT),
         },
-    )
+    ))
 
 
 _BV = tuple(b.value for b in BRANCHES)
@@ -110,7 +110,7 @@ def _on(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act
     kind = _HAI_KIND[bi]
     d = _HAI_DIRECTION[bi]
     ov, role = _BV[other.index], t.role
-    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         kind,
@@ -127,7 +127,7 @@ def _on(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act
             "weight": "重" if kind == "克害" else "轻",
             "severity": list(_WEIGHT),
         },
-    )
+    ))
 
 
 __all__ = ["RULE", "kind_of", "liuhai_findings", "shi_ying"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, lines_in, new_member
+from yimao.analysis.finding import Finding, lines_in, new_finding, new_member
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, Source, Use
 from yimao.ganzhi import BRANCHES, SANHE, Branch, Element, changsheng, element_relation, vigour
@@ -108,6 +108,7 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
         pos = ln.position
         i = ln.branch.index
         d, m = cl.day, cl.month
+        # k: 旬空, b: 月破 (a relation is None, and 空 too, when its pillar or the stem is not given)
         k = d is not None and d.kong is True
         b = m is not None and m.po is True
         if cl.moving:
@@ -164,7 +165,7 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
 
 
 def _ju(
-    ju,
+    ju: tuple[Element, tuple[Branch, Branch, Branch], tuple[int, int, int]],
     entries: dict[int, list[_Entry]],
     sound: list[bool],
     rank: list[int],
@@ -234,7 +235,7 @@ def _ju(
         details["zhen"] = True
     relative = _relative(element, sc.palace)
     if reasons:
-        return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
             False,
             kind,
@@ -245,7 +246,7 @@ def _ju(
             (*reasons, *damage, *notes),
             _text_of(tuple(reasons)),
             details,
-        )
+        ))
     strength = "力小" if not s0 else "力存" if not s2 else "力大"
     details["strength"] = strength
     details["xuan_reading"] = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
@@ -262,7 +263,7 @@ def _ju(
     if zhen:
         why.append("伏得生")
     why.append(strength)
-    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         kind,
@@ -273,7 +274,7 @@ def _ju(
         (*why, *damage, *notes),
         _TEXT[(kind, zhen, xuan in ("悬始", "悬终"))],
         details,
-    )
+    ))
 
 
 _BV = tuple(b.value for b in BRANCHES)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, NamedTuple
 
-from yimao.analysis.finding import Finding, Member, lines_in, new_member, reading
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding, new_member, reading
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, Element, tomb
 from yimao.hexagram import Relative
@@ -249,6 +249,8 @@ def _name(x: Branch, y: Branch) -> str:
 # Per branch (by index), so that a target's checks compare branches by identity. XING_TARGET is
 # a permutation of the branches (each branch is 刑'd by exactly one), so "who 刑 me" is one branch.
 _XING_OF = tuple(XING_TARGET[b] for b in BRANCHES)  # the branch b 刑
+if len(set(_XING_OF)) != len(BRANCHES):
+    raise AssertionError("XING_TARGET must be a permutation of the branches")
 _XING_BY = tuple(next(x for x in BRANCHES if XING_TARGET[x] is b) for b in BRANCHES)  # the branch that 刑 b
 _OPPOSITE = tuple(b.opposite for b in BRANCHES)  # the branch that 冲 b
 _NAME_BY = tuple(_name(_XING_BY[b.index], b) for b in BRANCHES)  # the name of the 刑 on b
@@ -292,7 +294,7 @@ def _xing_on(
         if rev is None:
             return None
         details = {**head, "name": _NAME_OF[bi]}
-        return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
             False,
             "刑",
@@ -303,7 +305,7 @@ def _xing_on(
             ("我刑彼", *notes),
             _TEXT_REV,
             details,
-        )
+        ))
     role = t.role
     members = [tm]
     xv = _BV[xb.index]
@@ -335,7 +337,7 @@ def _xing_on(
         grave = _shi_danger(sc.chart, sc.shi)
         if grave:
             details["grave"] = grave
-    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         kind,
@@ -346,7 +348,7 @@ def _xing_on(
         (*reasons, *notes),
         text,
         details,
-    )
+    ))
 
 
 def _shi_danger(chart: Chart, shi: ChartLine) -> list[dict[str, str]]:
@@ -374,7 +376,7 @@ def _full(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[A
         found.extend(hit)
     name = _TRIPLE_NAME[triple]
     details = {**head, "name": name}
-    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         "三刑全",
@@ -385,7 +387,7 @@ def _full(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[A
         (name + "全", *notes),
         _TEXT_FULL,
         details,
-    )
+    ))
 
 
 # -- 墓开 ------------------------------------------------------------------------------------
@@ -452,7 +454,7 @@ def _mu(t: Target, tm: Member, head: dict[str, Any], h: Act, mu: Branch, sc: Sco
     if not holds:
         reasons.append("无刑冲")
     details = {**head, "tomb": mv, "holder": word, "weight": weight}
-    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE_MU,
         holds,
         kind,
@@ -463,7 +465,7 @@ def _mu(t: Target, tm: Member, head: dict[str, Any], h: Act, mu: Branch, sc: Sco
         (*reasons, *notes),
         text,
         details,
-    )
+    ))
 
 
 _TEXT_MU_BOTH = (Q_MU, Q_MU_KEY, Q_MU_LIGHT)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member, reading
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding, new_member, reading
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import Branch, EarthSchool, Element, changsheng, is_true_changsheng
@@ -194,20 +194,24 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     informative = [(g, s, r, x) for g, s, r, i, x in judged if i]
     if not informative:
         return ()
-    best = max(s for _g, s, _r, _x in informative)
+    best = max([s for _g, s, _r, _x in informative])
     chosen = [(g, r, x) for g, s, r, x in informative if s == best]
     reasons: list[str] = []
     extra: list[Member] = []
     for _g, r, x in chosen:
-        reasons.extend(t for t in r if t not in reasons)
-        extra.extend(m for m in x if m not in extra)
+        for t in r:
+            if t not in reasons:
+                reasons.append(t)
+        for m in x:
+            if m not in extra:
+                extra.append(m)
     if shi_strong and "鬼不克世" not in reasons:
         reasons.append("世旺相")
     gs = [g for g, _r, _x in chosen]
     members = _members(gs, shi, day) + tuple(extra)
     e = gs[0].element
     return (
-        Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
             False,
             None,
@@ -223,7 +227,7 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
                 "ghosts": [_ghost(g) for g in gs],
                 "shi": _shi(shi),
             },
-        ),
+        )),
     )
 
 
@@ -253,7 +257,7 @@ def _finding(
     base = {"changsheng": day.value, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
     if shi_strong:
         # 弗能伤: everything else holds, the 世 is 旺相 in the month.
-        return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+        return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
             False,
             None,
@@ -264,7 +268,7 @@ def _finding(
             ("世旺相", *notes),
             (Q_DEF, Q_SHI_EXEMPT),
             base,
-        )
+        ))
     verdict, verdict_text = _verdict(chart, use)
     spirits = []
     for g in qualifying:
@@ -281,7 +285,7 @@ def _finding(
     if spirits:
         details["spirits"] = spirits
         details["spirit_text"] = Q_SPIRIT.to_dict()
-    return Finding(  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         None,
@@ -292,7 +296,7 @@ def _finding(
         ("鬼克世", "鬼长生于日", "真生", *notes),
         (Q_DEF, Q_EXAMPLES, Q_SEVERITY),
         details,
-    )
+    ))
 
 
 def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:
@@ -309,23 +313,27 @@ def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:
 def _members(ghosts: list[ChartLine], shi: ChartLine, day: Branch | None) -> tuple[Member, ...]:
     out = []
     if day is not None:
-        out.append(Member(day, Source.RI, None, "日"))
-    out.extend(Member(g.branch, Source.DONGYAO if g.moving else Source.JINGYAO, g.position, "鬼") for g in ghosts)
-    out.append(Member(shi.branch, Source.DONGYAO if shi.moving else Source.JINGYAO, shi.position, "世"))
+        out.append(new_member((day, Source.RI, None, "日")))
+    for g in (*ghosts, shi):
+        ln = g.line
+        out.append(new_member((ln.branch, Source.DONGYAO if g.moving else Source.JINGYAO, ln.position, "世" if g is shi else "鬼")))
     return tuple(out)
 
 
 def _lines(ghosts: list[ChartLine], shi: ChartLine) -> tuple[int, ...]:
-    return tuple(sorted({g.position for g in ghosts} | {shi.position}))
+    mask = 1 << shi.line.position
+    for g in ghosts:
+        mask |= 1 << g.line.position
+    return lines_in(mask)
 
 
 def _ghost(g: ChartLine) -> dict[str, Any]:
     v = g.month.vigour if g.month is not None else None
     return {
-        "position": g.position,
-        "branch": g.branch.value,
+        "position": g.line.position,
+        "branch": g.line.branch._value_,
         "moving": g.moving,
-        "vigour": v.value if v is not None else None,
+        "vigour": v._value_ if v is not None else None,
         "speed": "动速" if g.moving else "静迟",  # 静迟动速
         "size": None if v is None else ("旺大" if v.strong else "衰小"),  # 旺大衰小
     }
@@ -333,9 +341,9 @@ def _ghost(g: ChartLine) -> dict[str, Any]:
 
 def _shi(shi: ChartLine) -> dict[str, Any]:
     return {
-        "position": shi.position,
-        "branch": shi.branch.value,
-        "vigour": shi.month.vigour.value if shi.month is not None else None,
+        "position": shi.line.position,
+        "branch": shi.line.branch._value_,
+        "vigour": shi.month.vigour._value_ if shi.month is not None else None,
     }
 
 
