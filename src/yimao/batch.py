@@ -9,6 +9,7 @@ skipped and counted. Output is written line by line as it is produced, so memory
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 from collections.abc import Callable, Iterable
@@ -20,6 +21,7 @@ from yimao.pipeline import CastRequest, document, read
 from yimao.serialize import dumps
 
 MAX_LINE_BYTES = 1 << 20  # a request is tiny; a megabyte is hostile
+FREEZE_EVERY = 1000  # lines between moves of the warmed caches out of the collector's sight
 
 
 @dataclass
@@ -114,6 +116,11 @@ def run(
                 summary.ok += 1
             out.write(data)  # one write per line: a line is whole or absent
             out.flush()
+            if n % FREEZE_EVERY == 0:
+                # the caches charts fill are kept for the whole run; frozen, the collections each
+                # chart's garbage triggers stop walking them (~25% of a line's time otherwise)
+                gc.collect()
+                gc.freeze()
             if on_line is not None:
                 on_line(n)
     except KeyboardInterrupt:
