@@ -5,7 +5,7 @@ runs it under valgrind callgrind with N and with 0 and prints the difference per
 the same on every run whatever else the machine does (wall clocks on a shared machine are not).
 Stages: cast, pillars, chart, analysis, stars, read (the full chart), document, dumps, full
 (chart + document + JSON), bfull (the same as `yimao batch` writes it), bdoc, bdumps,
-doc_cal, doc_lines, doc_stars, doc_starsjson, doc_findings.
+doc_cal, doc_lines, doc_lineids, doc_starsjson, doc_findings.
 """
 import sys, gc, os
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -15,7 +15,7 @@ from yimao.hexagram import Cast
 from yimao.chart import build_chart, resolve_use
 from yimao.serialize import chart_to_dict, dumps
 from yimao.analysis.run import analyse
-from yimao.stars.place import place_stars
+from yimao.stars.place import stand
 stage, n = sys.argv[1], int(sys.argv[2])
 reqs = workload(400)
 for r in reqs[:400]: dumps(document(read(r)))  # warm all caches identically
@@ -38,8 +38,8 @@ else:
     elif stage == "bdoc":
         for x in rs: dumps(document(x, stars_json=True), compact=True)
     elif stage == "doc_starsjson":
-        from yimao.stars.place import placements_json
-        for x in rs: placements_json(x.stars)
+        from yimao.stars.place import stars_json
+        for x in rs: stars_json(x.standing)
     elif stage == "bdumps":
         for d in allbd[:n]: dumps(d, compact=True)
     elif stage == "doc_cal":
@@ -49,15 +49,15 @@ else:
         from yimao.serialize import line_to_dict
         for x in rs:
             for cl in x.chart.lines: line_to_dict(cl)
-    elif stage == "doc_stars":
-        from yimao.stars.place import placements_to_dicts
-        for x in rs: placements_to_dicts(x.stars)
+    elif stage == "doc_lineids":
+        from yimao.stars.place import line_ids
+        for x in rs: line_ids(x.standing)
     elif stage == "doc_findings":
         for x in rs: [f.to_dict() for f in x.findings]
     elif stage == "analysis":
         for x in rs: analyse(x.chart, x.use)
     elif stage == "stars":
-        for x in rs: place_stars(x.chart, use=x.use)
+        for x in rs: stand(x.chart, use=x.use)
     elif stage == "chart":
         for x in rs: build_chart(x.chart.cast, x.chart.pillars)
     elif stage == "pillars":

@@ -151,3 +151,94 @@ def test_traditional_names_round_trip():
         assert to_traditional(s.name) == s.traditional, s.id
         assert to_simplified(s.traditional) == s.name, s.id
         assert s in cat.find(s.traditional)
+
+
+# --- the placement engine against a direct reading of the catalogue ---------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from yimao.chart import resolve_use  # noqa: E402
+from yimao.ganzhi import CYCLE, Branch, Stem  # noqa: E402
+from yimao.hexagram import HEXAGRAMS  # noqa: E402
+from yimao.stars.catalogue import DIRECTION_BRANCHES, basis_values, position_kind  # noqa: E402
+from yimao.stars.place import line_ids, placements, stand, stars_json  # noqa: E402
+
+ENTRY_KEYS = ["id", "name", "aliases", "basis", "nature", "topics", "text", "positions", "lines", "hits", "moving", "active", "day_match", "on_use", "variants"]
+
+
+def direct_reading(chart, use, topic):
+    """The stars on a chart read straight from the catalogue, star by star and line by line: the
+    independent expectation for the grouped, bit-mask engine of `stand`."""
+    p = chart.pillars
+    month, day, year, hour = basis_values(p.month_branch, p.day, p.year, p.hour)
+    focus = {chart.hexagram.shi} | set((use.positions or use.hidden_positions) if use else ())
+    out = []
+    for star in catalogue().stars:
+        if not (star.placed and star.on_charts):
+            continue
+        if topic is not None and star.topics and topic not in star.topics and "通用" not in star.topics:
+            continue
+        positions = star.lookup(star.table, month, day, year, hour)
+        if not positions:
+            continue
+        branches, stems, ganzhi = set(), set(), set()
+        for pos in positions:
+            kind = position_kind(pos)
+            if kind == "branch":
+                branches.add(Branch(pos))
+            elif kind == "stem":
+                stems.add(Stem(pos))
+            elif kind == "direction":
+                branches.update(DIRECTION_BRANCHES[pos])
+            else:
+                ganzhi.add(pos)
+        hits = []
+        for cl in chart.lines:
+            parts = [("本爻", cl.moving, cl.line), ("变爻", True, cl.changed)]
+            if cl.hidden is not None:
+                parts.append(("伏神", cl.hidden.lifted, cl.hidden.line))
+            for part, moving, line in parts:
+                if line is not None and (line.branch in branches or line.stem in stems):
+                    hits.append({"position": cl.position, "part": part, "moving": moving})
+        day_match = day in ganzhi
+        if not hits and not day_match:
+            continue
+        lines = sorted({h["position"] for h in hits})
+        moving = any(h["moving"] for h in hits)
+        q = star.quote
+        out.append({
+            "id": star.id, "name": star.name, "aliases": list(star.aliases), "basis": star.basis,
+            "nature": star.nature, "topics": list(star.topics),
+            "text": {"passage": q.passage, "original": q.original} if q else None,
+            "positions": list(positions), "lines": lines, "hits": hits, "moving": moving,
+            "active": moving or day_match, "day_match": day_match, "on_use": bool(focus & set(lines)),
+            "variants": [{"reading": v.reading, "positions": None if (vp := star.lookup(v.table, month, day, year, hour)) is None else list(vp)} for v in star.variants],
+        })  # fmt: skip
+    return out
+
+
+casts = st.builds(lambda h, m: Cast(h, frozenset(i + 1 for i in range(6) if m >> i & 1)), st.sampled_from(HEXAGRAMS), st.integers(0, 63))
+branch_or_none = st.one_of(st.none(), st.sampled_from([b.value for b in Branch]))
+day_spec = st.one_of(st.none(), st.sampled_from([str(g) for g in CYCLE]), st.sampled_from([b.value for b in Branch]))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(casts, branch_or_none, day_spec, branch_or_none, branch_or_none, st.sampled_from([None, "婚姻", "疾病", "家宅", "出行"]), st.sampled_from([None, "官", "财", "父", "世", "应", "5"]))
+def test_engine_agrees_with_a_direct_reading(cast, month, day, year, hour, topic, use_spec):
+    chart = build_chart(cast, pillars_given(year=year, month=month, day=day, hour=None if hour is None or day is None or len(day) != 2 else hour))
+    use = resolve_use(chart, use_spec) if use_spec else None
+    standing = stand(chart, use=use, topic=topic)
+    expected = direct_reading(chart, use, topic)
+    entries = json.loads(stars_json(standing))
+    assert entries == expected
+    assert all(list(e) == ENTRY_KEYS for e in entries)  # the documented field order, for byte-stable output
+    # the Placement values (what the renderer reads) say the same
+    assert [
+        (p.star.id, p.line_positions, [h._asdict() for h in p.hits], p.moving, p.active, p.day_match, p.on_use)
+        for p in placements(standing)
+    ] == [(e["id"], tuple(e["lines"]), e["hits"], e["moving"], e["active"], e["day_match"], e["on_use"]) for e in entries]
+    # and each line's ids are the entries on it, in the catalogue's order
+    per_line = line_ids(standing)
+    for pos in range(1, 7):
+        assert per_line.get(pos, []) == [e["id"] for e in entries if pos in e["lines"]]

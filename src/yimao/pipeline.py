@@ -34,30 +34,33 @@ class CastRequest:
     @staticmethod
     def from_mapping(d: Mapping[str, Any]) -> CastRequest:
         """A request from a JSON object; unknown keys and wrong types are errors naming the valid ones."""
-        names = {f.name for f in fields(CastRequest)}
-        unknown = sorted(set(d) - names)
+        unknown = sorted(d.keys() - _KEYS)
         if unknown:
-            raise NotationError(f"unknown request key(s): {', '.join(map(repr, unknown))}", unknown[0], sorted(names))
+            raise NotationError(f"unknown request key(s): {', '.join(map(repr, unknown))}", unknown[0], sorted(_KEYS))
         if "hex" not in d:
             raise NotationError("missing key 'hex'", None, ("hex",))
         kwargs: dict[str, Any] = {}
-        for f in fields(CastRequest):
-            if f.name not in d or d[f.name] is None:
+        for name in _FIELDS:  # in the fields' order, so that the first bad key reported is stable
+            v = d.get(name)
+            if v is None:
                 continue
-            v = d[f.name]
-            if f.name == "day_start":
+            if name == "day_start":
                 if isinstance(v, bool) or not isinstance(v, int):
                     raise NotationError(f"day_start must be 23 or 0, got {v!r}", v, ("23", "0"))
-            elif f.name == "moving" and isinstance(v, list):
+            elif name == "moving" and isinstance(v, list):
                 if not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
                     raise NotationError(f"moving must be a list of line numbers 1-6, got {v!r}", v, ("[2, 5]",))
                 v = ",".join(map(str, v))
-            elif f.name in ("month", "year") and isinstance(v, int) and not isinstance(v, bool):
+            elif name in ("month", "year") and isinstance(v, int) and not isinstance(v, bool):
                 v = str(v)
             elif not isinstance(v, str):
-                raise NotationError(f"{f.name} must be a string, got {type(v).__name__}", v)
-            kwargs[f.name] = v
+                raise NotationError(f"{name} must be a string, got {type(v).__name__}", v)
+            kwargs[name] = v
         return CastRequest(**kwargs)
+
+
+_FIELDS = tuple(f.name for f in fields(CastRequest))
+_KEYS = frozenset(_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +68,15 @@ class Reading:
     chart: Chart
     use: Use | None
     findings: tuple[Any, ...]
-    stars: tuple[Any, ...]
+    standing: Any  # stars.place.Standing: the stars found on the chart, once
     topic: str | None
+
+    @property
+    def stars(self) -> tuple[Any, ...]:
+        """The standing stars as `Placement`s, in the catalogue's order."""
+        from yimao.stars.place import placements
+
+        return placements(self.standing)
 
 
 def earth_school(value: str) -> EarthSchool:
@@ -115,8 +125,7 @@ def read(req: CastRequest) -> Reading:
     chart = build_chart(the_cast, p, school)
     use = resolve_use(chart, req.use) if req.use else None
     findings = _analyse(chart, use)
-    stars = _stars(chart, use, req.topic)
-    return Reading(chart, use, findings, stars, req.topic)
+    return Reading(chart, use, findings, _stand(chart, use, req.topic), req.topic)
 
 
 def _analyse(chart: Chart, use: Use | None) -> tuple[Any, ...]:
@@ -125,10 +134,10 @@ def _analyse(chart: Chart, use: Use | None) -> tuple[Any, ...]:
     return analyse(chart, use)
 
 
-def _stars(chart: Chart, use: Use | None, topic: str | None) -> tuple[Any, ...]:
-    from yimao.stars.place import place_stars
+def _stand(chart: Chart, use: Use | None, topic: str | None) -> Any:
+    from yimao.stars.place import stand
 
-    return place_stars(chart, use=use, topic=topic)
+    return stand(chart, use=use, topic=topic)
 
 
 def use_to_dict(use: Use | None) -> dict[str, Any] | None:
@@ -154,26 +163,20 @@ def use_note(use: Use | None) -> str | None:
 
 
 def document(reading: Reading, *, stars_json: bool = False) -> dict[str, Any]:
-    """The document of `yimao cast --json`. With `stars_json`, its `stars` array comes encoded
-    (an orjson Fragment): the same bytes once dumped compactly, at a fraction of the cost, but
-    not a list to read or to indent — for `yimao batch`, which only writes it."""
-    from yimao.serialize import chart_to_dict
-    from yimao.stars.place import placements_json, placements_to_dicts
+    """The document of `yimao cast --json`. Its `stars` array is encoded once (`stars_json`);
+    with `stars_json` it stays encoded (an orjson Fragment: the same bytes once dumped
+    compactly, but not a list to read or to indent — for `yimao batch`, which only writes it),
+    else it is decoded into lists and dicts."""
+    import orjson
 
-    line_stars: dict[int, list[str]] = {}
-    for s in reading.stars:
-        for pos in s.line_positions:
-            line_stars.setdefault(pos, []).append(s.star.id)
+    from yimao.serialize import chart_to_dict
+    from yimao.stars import place
+
+    encoded = place.stars_json(reading.standing)
     return chart_to_dict(
         reading.chart,
         findings=[f.to_dict() for f in reading.findings],
-        stars=_fragment(placements_json(reading.stars)) if stars_json else placements_to_dicts(reading.stars),
-        line_stars=line_stars,
+        stars=orjson.Fragment(encoded) if stars_json else orjson.loads(encoded),
+        line_stars=place.line_ids(reading.standing),
         use=use_to_dict(reading.use),
     )
-
-
-def _fragment(data: bytes) -> Any:
-    import orjson
-
-    return orjson.Fragment(data)

@@ -7,17 +7,21 @@ that kind of question); "必以用神为主而星辅之" (stars on the 用神 or
 A branch position falls on 本卦 lines, 变爻 and 伏神 of that branch; a stem position on those
 whose 纳甲 stem matches (寅建丁亥子孙发动，以丁为天德); a direction on the branches of its
 palace; a whole 干支 (天赦) is in force when the day is that 干支, and falls on no line.
+
+`stand` finds the stars of one chart once; `placements`, `stars_json` and `line_ids` read that
+one result as Placement values (the API and the renderer), as the document's encoded `stars`
+array, and as each line's star ids, so the three can never disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import cache
 from typing import Any, NamedTuple
 
+import orjson
+
 from yimao.chart import Chart, Use
 from yimao.errors import UnknownNameError
-from yimao.ganzhi import GanZhi
 from yimao.stars.catalogue import Star, basis_values, catalogue
 
 PARTS = ("本爻", "变爻", "伏神")
@@ -53,67 +57,103 @@ class Placement(NamedTuple):
             f"{h.position}{'' if h.part == '本爻' else h.part[0]}{'动' if h.moving else ''}" for h in self.hits
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return placements_to_dicts((self,))[0]
+
+# --- what a chart offers: its parts -----------------------------------------------------------
 
 
-def placements_to_dicts(placements: Iterable[Placement]) -> list[dict[str, Any]]:
-    """The JSON of placed stars. A star's own fields and its positions for a key are built once
-    (`_head`); the hit fields once per chart for each set of hits (stars touching the same lines
-    share one hits tuple). The dicts share those parts: read-only."""
-    tails: dict[tuple[int, bool], dict[str, Any]] = {}
-    out = []
-    for p in placements:
-        star, positions, hits, _, _, day_match, _, variants = p  # unpacking beats 4 field reads
-        head, var = _head(star, positions, variants)
-        key = (id(hits), day_match)  # the placements keep their hits alive meanwhile
-        tail = tails.get(key)
-        if tail is None:
-            tail = tails[key] = _tail(p)
-        out.append({**head, **tail, "variants": var})
-    return out
+class _Parts(NamedTuple):
+    """The parts of a chart that stars fall on, in line order (本爻, 变爻, 伏神 of 初爻 first)."""
+
+    hits: tuple[Hit, ...]  # one per part
+    hit_json: tuple[bytes, ...]  # each as the document writes it
+    by_bit: tuple[int, ...]  # for bit b of a star mask (branch b, or stem b - 12): the parts carrying it
+    present: int  # the star-mask bits of the branches and stems the chart carries
 
 
-def placements_json(placements: Iterable[Placement]) -> bytes:
-    """The same array as `placements_to_dicts`, as compact JSON bytes, from the pieces of each
-    entry encoded once: byte for byte what orjson writes for the dicts, at a fraction of the
-    cost (a chart carries ~80 stars; `yimao batch` writes thousands of charts a second)."""
-    import orjson
-
-    tails: dict[tuple[int, bool], bytes] = {}
-    out = [b"["]
-    for p in placements:
-        star, positions, hits, _, _, day_match, _, variants = p
-        head, var = _head_json(star, positions, variants)
-        key = (id(hits), day_match)
-        tail = tails.get(key)
-        if tail is None:
-            tail = tails[key] = orjson.dumps(_tail(p))[1:-1] + b","  # the fields, no braces
-        out += (head, tail, var)
-    if len(out) > 1:
-        out[1] = out[1][1:]  # the first entry has no comma before it
-    out.append(b"]")
-    return b"".join(out)
+_PARTS: dict[Any, _Parts] = {}  # by cast: at most 4096
 
 
-def _tail(p: Placement) -> dict[str, Any]:
-    return {
-        "lines": list(p.line_positions),
-        "hits": [{"position": h.position, "part": h.part, "moving": h.moving} for h in p.hits],
-        "moving": p.moving,
-        "active": p.active,
-        "day_match": p.day_match,
-        "on_use": p.on_use,
-    }
+def _parts(chart: Chart) -> _Parts:
+    """A chart's parts. They depend on its cast alone (a 伏神 is lifted exactly when its line
+    moves; the pillars and the earth school change no branch or stem), so they are built once
+    per cast."""
+    found = _PARTS.get(chart.cast)
+    if found is None:
+        hits: list[Hit] = []
+        by_bit = [0] * 22
+        for cl in chart.lines:
+            for part, moving, line in (
+                ("本爻", cl.moving, cl.line),
+                ("变爻", True, cl.changed),
+                ("伏神", cl.hidden.lifted if cl.hidden else False, cl.hidden.line if cl.hidden else None),
+            ):
+                if line is not None:
+                    bit = 1 << len(hits)
+                    by_bit[line.branch.index] |= bit
+                    by_bit[12 + line.stem.index] |= bit
+                    hits.append(_hit(cl.position, part, moving))
+        present = sum(1 << b for b in range(22) if by_bit[b])
+        found = _PARTS[chart.cast] = _Parts(tuple(hits), tuple(map(_hit_json, hits)), tuple(by_bit), present)
+    return found
 
 
-_Variants = tuple[tuple[str, tuple[str, ...] | None], ...]
+@cache  # 36 hits in all: each one value, encoded once
+def _hit(position: int, part: str, moving: bool) -> Hit:
+    return Hit(position, part, moving)
 
 
 @cache
-def _head(star: Star, positions: tuple[str, ...] | None, variants: _Variants) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """What no chart changes of a star's JSON for one key of its basis: its own fields and
-    positions (the head), and its variants' positions (the last field)."""
+def _hit_json(h: Hit) -> bytes:
+    return orjson.dumps({"position": h.position, "part": h.part, "moving": h.moving})
+
+
+# --- the stars of one basis key, grouped by what they touch -------------------------------------
+
+
+class _Group(NamedTuple):
+    """Stars of one basis key covering the same branches, stems and 干支: on any chart they fall
+    on the same parts, so a chart tests the group once."""
+
+    mask: int  # the branches (bit = branch index) and stems (bit = 12 + stem index) covered
+    ganzhi: frozenset[str]  # whole 干支 (in force on that day)
+    members: tuple[tuple[int, Star, tuple[str, ...], tuple[Any, ...]], ...]  # index, star, positions, variants
+    pieces: tuple[tuple[int, bytes, bytes], ...]  # index, and each entry's JSON before and after its hits
+    indices: tuple[int, ...]  # the members' catalogue indices
+
+
+# The pillar each basis is read from (地支之星以月为凭，天干之星以日为主). Stars of bases read from
+# the same pillar are grouped together, across bases: a chart tests fewer groups.
+_SOURCES = {
+    "month": ("month", "season", "month_sanhe"),
+    "day": ("day_stem", "day_ganzhi"),
+    "year": ("year_branch",),
+    "month_hour": ("month_hour",),
+    "year_month": ("year_month",),
+}
+
+
+@cache
+def _standing(topic: str | None, source: str, key: Any) -> tuple[_Group, ...]:
+    """The stars read from one pillar (or pair of pillars) that have a place for its value `key`,
+    in groups. Cached: a source has at most 144 keys."""
+    bases = _SOURCES[source]
+    groups: dict[tuple[int, frozenset[str]], list[tuple[Any, ...]]] = {}
+    for i, star in _on_charts(topic):
+        if star.basis in bases:
+            k = key[0] if star.basis == "day_stem" and key is not None else key  # a day's stem
+            entry = star.entry(k)
+            if entry is not None:
+                positions, bmask, smask, ganzhi = entry
+                groups.setdefault((bmask | smask << 12, ganzhi), []).append((i, star, positions, _variant_positions(star, k)))
+    return tuple(
+        _Group(mask, ganzhi, tuple(members), tuple(_pieces(*m) for m in members), tuple(m[0] for m in members))
+        for (mask, ganzhi), members in groups.items()
+    )
+
+
+def _pieces(i: int, star: Star, positions: tuple[str, ...], variants: tuple[Any, ...]) -> tuple[int, bytes, bytes]:
+    """A star's entry in the document for one key, but for the fields of the chart's hits: a
+    comma and its fields up to `positions`, and `variants` with the closing brace."""
     q = star.quote
     head = {
         "id": star.id,
@@ -124,35 +164,10 @@ def _head(star: Star, positions: tuple[str, ...] | None, variants: _Variants) ->
         "topics": list(star.topics),
         # the defining sentence; its modern rendering is in `yimao text <passage>`
         "text": {"passage": q.passage, "original": q.original} if q else None,
-        "positions": list(positions) if positions is not None else None,
+        "positions": list(positions),
     }
-    return head, [{"reading": r, "positions": list(p) if p is not None else None} for r, p in variants]
-
-
-@cache
-def _head_json(star: Star, positions: tuple[str, ...] | None, variants: _Variants) -> tuple[bytes, bytes]:
-    """`_head` encoded: a comma and the head's fields up to its closing brace, and the variants
-    field with the entry's closing brace (`placements_json` drops the array's first comma)."""
-    import orjson
-
-    head, var = _head(star, positions, variants)
-    return b"," + orjson.dumps(head)[:-1] + b",", b'"variants":' + orjson.dumps(var) + b"}"
-
-
-@cache
-def _standing(topic: str | None, basis: str, key: Any) -> tuple[tuple[int, int, frozenset[str], tuple[Any, ...]], ...]:
-    """The stars of one basis that have a place for one key, grouped by what they touch:
-    (branch mask, stem mask, 干支, members), each member (catalogue index, star, positions,
-    variants' positions). Stars of one group fall on the same lines of any chart, so a chart
-    tests each group once. Cached: a basis has at most 144 keys."""
-    groups: dict[tuple[int, int, frozenset[str]], list[tuple[Any, ...]]] = {}
-    for i, star in _on_charts(topic):
-        if star.basis == basis:
-            entry = star.entry(key)
-            if entry is not None:
-                positions, bmask, smask, ganzhi = entry
-                groups.setdefault((bmask, smask, ganzhi), []).append((i, star, positions, _variant_positions(star, key)))
-    return tuple((*k, tuple(members)) for k, members in groups.items())
+    var = [{"reading": r, "positions": list(p) if p is not None else None} for r, p in variants]
+    return i, b"," + orjson.dumps(head)[:-1] + b",", b'"variants":' + orjson.dumps(var) + b"}"
 
 
 def _variant_positions(star: Star, key: Any) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
@@ -165,9 +180,6 @@ def _variant_positions(star: Star, key: Any) -> tuple[tuple[str, tuple[str, ...]
             pos = v.table.get(key) if key is not None else None
         out.append((v.reading, pos))
     return tuple(out)
-
-
-_PLACED_BASES = ("month", "season", "month_sanhe", "day_stem", "day_ganzhi", "year_branch", "month_hour", "year_month")
 
 
 @cache
@@ -191,92 +203,140 @@ def topic_filter(topic: str | None) -> str | None:
     return t
 
 
-def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None, stars: Iterable[Star] | None = None) -> tuple[Placement, ...]:
-    """The stars of the catalogue (or `stars`) that stand on the chart, in the catalogue's order:
-    those falling on a line (本爻, 变爻 or 伏神) and 干支 stars on their day.
+# --- the stars of one chart -----------------------------------------------------------------------
 
-    Stars the book names without a rule have no place. With `topic`, only stars of that kind of
-    question, or with no stated kind, are kept. `yimao stars` lists every star for the pillars.
-    """
+
+class Found(NamedTuple):
+    """Where the stars touching one set of branches and stems fall on a chart."""
+
+    hits: tuple[Hit, ...]
+    lines: tuple[int, ...]
+    moving: bool
+    on_use: bool
+    json: bytes  # the document's fields for these hits: `"lines":…,"hits":…,` (flags excluded)
+
+
+class Standing(NamedTuple):
+    """The stars standing on one chart: each group that falls somewhere (or whose 干支 is the
+    day's), where it falls, and whether it is in force by its day."""
+
+    touched: tuple[tuple[_Group, Found, bool], ...]
+
+
+_NOWHERE = Found((), (), False, False, b'"lines":[],"hits":[],')
+_LINES = {m: tuple(p for p in range(1, 7) if m >> p & 1) for m in range(0, 128, 2)}  # bit p: line p
+_LINES_JSON = {m: orjson.dumps(lines) for m, lines in _LINES.items()}
+# the flags after the hits, by moving, day_match and on_use: `"moving":…,"on_use":…,`
+_FLAGS = {
+    (m, d, u): orjson.dumps({"moving": m, "active": m or d, "day_match": d, "on_use": u})[1:-1] + b","
+    for m in (False, True)
+    for d in (False, True)
+    for u in (False, True)
+}
+
+
+def stand(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> Standing:
+    """The stars of the catalogue that stand on the chart: those falling on a line (本爻, 变爻 or
+    伏神) and 干支 stars on their day. Stars the book names without a rule have no place. With
+    `topic`, only stars of that kind of question, or with no stated kind, are kept."""
     t = topic_filter(topic)
     p = chart.pillars
     month, day, year, hour = basis_values(p.month_branch, p.day, p.year, p.hour)
-    day_gz = str(p.day) if isinstance(p.day, GanZhi) else None
-    # what the chart offers, in line order (本爻, 变爻, 伏神 of 初爻 first): one Hit per part, and
-    # for each branch and each stem the bit set of the parts that carry it
-    hit_of: list[Hit] = []
-    parts_b = [0] * 12
-    parts_s = [0] * 10
-    new = tuple.__new__  # NamedTuples built without their Python-level __new__: charts make many
-    for cl in chart.lines:
-        for part, moving, line in (
-            ("本爻", cl.moving, cl.line),
-            ("变爻", True, cl.changed),
-            ("伏神", cl.hidden.lifted if cl.hidden else False, cl.hidden.line if cl.hidden else None),
-        ):
-            if line is not None:
-                bit = 1 << len(hit_of)
-                parts_b[line.branch.index] |= bit
-                parts_s[line.stem.index] |= bit
-                hit_of.append(new(Hit, (cl.position, part, moving)))
-    chart_b = sum(1 << b for b in range(12) if parts_b[b])
-    chart_s = sum(1 << s for s in range(10) if parts_s[s])
-    focus = {chart.hexagram.shi}
+    parts = _parts(chart)
+    present = parts.present
+    focus = 1 << chart.hexagram.shi
     if use is not None:
-        focus |= set(use.positions or use.hidden_positions)
-    # the key each basis reads (地支之星以月为凭，天干之星以日为主)
-    keys: dict[str, Any] = {
-        "month": month,
-        "season": month,
-        "month_sanhe": month,
-        "day_stem": day[0] if day else None,
-        "day_ganzhi": day,
-        "year_branch": year,
-        "month_hour": (month, hour),
-        "year_month": (year, month),
-    }
-    if stars is None:
-        groups = [g for b in _PLACED_BASES for g in _standing(t, b, keys[b])]
-    else:
-        index = {s: i for i, s in enumerate(catalogue().stars)}
-        groups = [
-            (e[1], e[2], e[3], ((index[st], st, e[0], _variant_positions(st, keys.get(st.basis))),))
-            for st in stars
-            if (e := st.entry(keys.get(st.basis))) is not None
-        ]
-    # groups touching the same branches and stems of this chart share their hits: compute each once
-    touched: dict[int, tuple[tuple[Hit, ...], tuple[int, ...], bool, bool]] = {}
-    slots: list[Placement | None] = [None] * len(catalogue().stars)  # by catalogue index: the book's order
-    for bmask, smask, ganzhi, members in groups:
-        day_match = day_gz in ganzhi if ganzhi else False
-        key = (bmask & chart_b) | (smask & chart_s) << 12  # branches and stems touched, as one int
-        if not (key or day_match):
-            continue  # these stars stand nowhere on this chart
-        found = touched.get(key)
-        if found is None:
-            found = touched[key] = _hits((key & 0xFFF, key >> 12), parts_b, parts_s, hit_of, focus)
-        hits, lines, moving, on_use = found
-        for i, star, positions, variants in members:
+        for q in use.positions or use.hidden_positions:
+            focus |= 1 << q
+    touched = []
+    found: dict[int, Found] = {0: _NOWHERE}  # groups touching the same bits share where they fall
+    for source, key in (("month", month), ("day", day), ("year", year), ("month_hour", (month, hour)), ("year_month", (year, month))):
+        for g in _standing(t, source, key):
+            bits = g[0] & present
+            day_match = day in g[1] if g[1] else False
+            if bits or day_match:
+                f = found.get(bits)
+                if f is None:
+                    f = found[bits] = _found(parts, bits, focus)
+                touched.append((g, f, day_match))
+    return Standing(tuple(touched))
+
+
+def _found(parts: _Parts, bits: int, focus: int) -> Found:
+    """The parts carrying any of `bits`, in line order; their lines; whether one moves; whether
+    one is the 用神 or the 世."""
+    by_bit = parts.by_bit
+    on = 0
+    while bits:  # over the set bits only: a star covers one to three branches or stems
+        low = bits & -bits
+        on |= by_bit[low.bit_length() - 1]
+        bits ^= low
+    hits, hit_json = parts.hits, parts.hit_json
+    chosen = []
+    chosen_json = []
+    lines = 0
+    moving = False
+    while on:
+        low = on & -on
+        j = low.bit_length() - 1
+        h = hits[j]
+        chosen.append(h)
+        chosen_json.append(hit_json[j])
+        lines |= 1 << h[0]
+        moving = moving or h[2]
+        on ^= low
+    json = b'"lines":' + _LINES_JSON[lines] + b',"hits":[' + b",".join(chosen_json) + b"],"
+    return tuple.__new__(Found, (tuple(chosen), _LINES[lines], moving, bool(lines & focus), json))
+
+
+def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> tuple[Placement, ...]:
+    """The stars standing on the chart (see `stand`), in the catalogue's order."""
+    return placements(stand(chart, use=use, topic=topic))
+
+
+def placements(standing: Standing) -> tuple[Placement, ...]:
+    """A chart's standing stars as Placement values, in the catalogue's order."""
+    new = tuple.__new__  # NamedTuples built without their Python-level __new__: charts make many
+    slots: list[Placement | None] = [None] * len(catalogue().stars)
+    for g, (hits, lines, moving, on_use, _), day_match in standing.touched:
+        for i, star, positions, variants in g[2]:
             slots[i] = new(Placement, (star, positions, hits, lines, moving, day_match, on_use, variants))
     return tuple(filter(None, slots))
 
 
-def _hits(key: tuple[int, int], parts_b: list[int], parts_s: list[int], hit_of: list[Hit], focus: set[int]) -> tuple[tuple[Hit, ...], tuple[int, ...], bool, bool]:
-    """The parts a (branch mask, stem mask) falls on, in line order; their lines; whether any
-    moves; whether one is the 用神 or the 世."""
-    on = 0
-    for mask, parts in ((key[0], parts_b), (key[1], parts_s)):
-        while mask:  # over the set bits only: a star covers one to three branches or stems
-            low = mask & -mask
-            on |= parts[low.bit_length() - 1]
-            mask ^= low
-    hits = []
-    while on:
-        low = on & -on
-        hits.append(hit_of[low.bit_length() - 1])
-        on ^= low
-    lines = tuple(dict.fromkeys(h.position for h in hits))
-    return tuple(hits), lines, any(h.moving for h in hits), not focus.isdisjoint(lines)
+def stars_json(standing: Standing) -> bytes:
+    """The document's `stars` array, compact JSON, in the catalogue's order: each entry from its
+    star's pieces for the key (encoded once) around the fields of its hits (encoded once per
+    chart for each set of hits)."""
+    slots: list[bytes | None] = [None] * len(catalogue().stars)
+    flags = _FLAGS
+    for g, f, day_match in standing.touched:
+        tail = f[4] + flags[f[2], day_match, f[3]]
+        for i, head, var in g[3]:
+            slots[i] = head + tail + var
+    entries = list(filter(None, slots))
+    if entries:
+        entries[0] = entries[0][1:]  # the first entry's leading comma dropped
+    return b"".join((b"[", *entries, b"]"))
+
+
+def line_ids(standing: Standing) -> dict[int, list[str]]:
+    """Each line's star ids (on its 本爻, 变爻 or 伏神), in the catalogue's order."""
+    per: dict[int, list[int]] = {}
+    for g, f, _ in standing.touched:
+        for pos in f[1]:
+            got = per.get(pos)
+            if got is None:
+                per[pos] = list(g[4])
+            else:
+                got += g[4]
+    ids = _ids().__getitem__
+    return {pos: list(map(ids, sorted(got))) for pos, got in per.items()}
+
+
+@cache
+def _ids() -> tuple[str, ...]:
+    return tuple(s.id for s in catalogue().stars)
 
 
 def star_meta(star: Star) -> dict[str, Any]:
