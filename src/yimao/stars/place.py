@@ -64,13 +64,27 @@ class Placement(NamedTuple):
 class _Parts(NamedTuple):
     """The parts of a chart that stars fall on, in line order (本爻, 变爻, 伏神 of 初爻 first)."""
 
-    hits: tuple[Hit, ...]  # one per part
-    hit_json: tuple[bytes, ...]  # each as the document writes it
     by_bit: tuple[int, ...]  # for bit b of a star mask (branch b, or stem b - 12): the parts carrying it
     present: int  # the star-mask bits of the branches and stems the chart carries
+    layout: "_Layout"  # the parts as hits, and where each subset of them falls
 
 
+class _Layout(NamedTuple):
+    """The parts of a chart as hits, whatever their branches: which lines carry a 变爻 or a 伏神
+    and which move. The 4096 casts have a few hundred layouts between them, so where a subset of
+    parts falls (`placed`: a bit set of parts → (hits, lines as bits, moving, JSON)) is worked
+    out once for all the casts that share a layout."""
+
+    hits: tuple[Hit, ...]
+    hit_json: tuple[bytes, ...]  # each hit as the document writes it
+    placed: dict[int, tuple[tuple[Hit, ...], int, bool, bytes]]
+
+
+_LINES = {m: tuple(p for p in range(1, 7) if m >> p & 1) for m in range(0, 128, 2)}  # bit p: line p
+_LINES_JSON = {m: orjson.dumps(lines) for m, lines in _LINES.items()}
 _PARTS: dict[Any, _Parts] = {}  # by cast: at most 4096
+_LAYOUTS: dict[tuple[Hit, ...], _Layout] = {}  # at most one per cast, in practice a few hundred
+_PLACED_MAX = 256  # subsets remembered per layout (about 100 occur): bounded memory
 
 
 def _parts(chart: Chart) -> _Parts:
@@ -93,8 +107,39 @@ def _parts(chart: Chart) -> _Parts:
                     by_bit[12 + line.stem.index] |= bit
                     hits.append(_hit(cl.position, part, moving))
         present = sum(1 << b for b in range(22) if by_bit[b])
-        found = _PARTS[chart.cast] = _Parts(tuple(hits), tuple(map(_hit_json, hits)), tuple(by_bit), present)
+        key = tuple(hits)
+        layout = _LAYOUTS.get(key)
+        if layout is None:
+            layout = _LAYOUTS[key] = _Layout(key, tuple(map(_hit_json, key)), {})
+        found = _PARTS[chart.cast] = _Parts(tuple(by_bit), present, layout)
     return found
+
+
+def _place(layout: _Layout, on: int) -> tuple[tuple[Hit, ...], int, bool, bytes]:
+    """Where a subset of a layout's parts falls: its hits in line order, their lines (bit p for
+    line p), whether one moves, and the document's fields for them (`"lines":…,"hits":…,`)."""
+    placed = layout.placed.get(on)
+    if placed is None:
+        all_hits, all_json = layout.hits, layout.hit_json
+        hits = []
+        pieces = []
+        lines = 0
+        moving = False
+        rest = on
+        while rest:  # over the set bits: a few parts
+            low = rest & -rest
+            j = low.bit_length() - 1
+            h = all_hits[j]
+            hits.append(h)
+            pieces.append(all_json[j])
+            lines |= 1 << h[0]
+            moving = moving or h[2]
+            rest ^= low
+        json = b'"lines":' + _LINES_JSON[lines] + b',"hits":[' + b",".join(pieces) + b"],"
+        placed = (tuple(hits), lines, moving, json)
+        if len(layout.placed) < _PLACED_MAX:
+            layout.placed[on] = placed
+    return placed
 
 
 @cache  # 36 hits in all: each one value, encoded once
@@ -224,8 +269,6 @@ class Standing(NamedTuple):
 
 
 _NOWHERE = Found((), (), False, False, b'"lines":[],"hits":[],')
-_LINES = {m: tuple(p for p in range(1, 7) if m >> p & 1) for m in range(0, 128, 2)}  # bit p: line p
-_LINES_JSON = {m: orjson.dumps(lines) for m, lines in _LINES.items()}
 # the flags after the hits, by moving, day_match and on_use: `"moving":…,"on_use":…,`
 _FLAGS = {
     (m, d, u): orjson.dumps({"moving": m, "active": m or d, "day_match": d, "on_use": u})[1:-1] + b","
@@ -263,30 +306,19 @@ def stand(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> 
 
 
 def _found(parts: _Parts, bits: int, focus: int) -> Found:
-    """The parts carrying any of `bits`, in line order; their lines; whether one moves; whether
-    one is the 用神 or the 世."""
+    """Where the stars touching `bits` fall: the parts carrying any of them, in line order; their
+    lines; whether one moves; whether one is the 用神 or the 世."""
     by_bit = parts.by_bit
-    on = 0
-    while bits:  # over the set bits only: a star covers one to three branches or stems
-        low = bits & -bits
-        on |= by_bit[low.bit_length() - 1]
-        bits ^= low
-    hits, hit_json = parts.hits, parts.hit_json
-    chosen = []
-    chosen_json = []
-    lines = 0
-    moving = False
-    while on:
-        low = on & -on
-        j = low.bit_length() - 1
-        h = hits[j]
-        chosen.append(h)
-        chosen_json.append(hit_json[j])
-        lines |= 1 << h[0]
-        moving = moving or h[2]
-        on ^= low
-    json = b'"lines":' + _LINES_JSON[lines] + b',"hits":[' + b",".join(chosen_json) + b"],"
-    return tuple.__new__(Found, (tuple(chosen), _LINES[lines], moving, bool(lines & focus), json))
+    if bits & (bits - 1):  # several branches or stems
+        on = 0
+        while bits:
+            low = bits & -bits
+            on |= by_bit[low.bit_length() - 1]
+            bits ^= low
+    else:  # one, as for most stars
+        on = by_bit[bits.bit_length() - 1]
+    hits, lines, moving, json = _place(parts.layout, on)
+    return tuple.__new__(Found, (hits, _LINES[lines], moving, bool(lines & focus), json))
 
 
 def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> tuple[Placement, ...]:
@@ -322,16 +354,12 @@ def stars_json(standing: Standing) -> bytes:
 
 def line_ids(standing: Standing) -> dict[int, list[str]]:
     """Each line's star ids (on its 本爻, 变爻 or 伏神), in the catalogue's order."""
-    per: dict[int, list[int]] = {}
+    per: list[list[int]] = [[], [], [], [], [], [], []]  # by line position 1-6
     for g, f, _ in standing.touched:
         for pos in f[1]:
-            got = per.get(pos)
-            if got is None:
-                per[pos] = list(g[4])
-            else:
-                got += g[4]
+            per[pos] += g[4]
     ids = _ids().__getitem__
-    return {pos: list(map(ids, sorted(got))) for pos, got in per.items()}
+    return {pos: list(map(ids, sorted(got))) for pos, got in enumerate(per) if got}
 
 
 @cache
