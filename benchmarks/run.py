@@ -1,20 +1,24 @@
 """yimao benchmarks: `python benchmarks/run.py` (add --quick for a short run).
 
 Every figure is reported beside a baseline measured in the same run, as a ratio, so that the
-numbers travel between machines:
+numbers travel between machines; each is given in wall time and in CPU time (the process's own
+user + system time, which other work on a shared machine disturbs much less):
 
-- in process: full charts per second (pillars from a date string, 排盘, line relations, every rule,
-  every star, the JSON document) over a fixed random workload, and the bare 排盘 alone; the
-  baseline is a fixed pure-Python calibration loop;
-- batch: 10,000 lines end to end through `yimao batch`, with peak memory, beside the floor of
-  reading the same JSON Lines in Python;
-- cold start: `yimao cast … --json` and `yimao --help`, each beside `python -c "import typer, rich"`
-  (yimao's modules byte-compiled first, as an installed package's are).
+- in process, one core: full charts (pillars from a date string, 排盘, line relations, every
+  rule, every star), the same with the JSON line `yimao batch` writes, and the bare 排盘, each
+  over requests it has not seen (random casts and moments, after a warm-up on others, as in a
+  long batch); the baseline is a fixed pure-Python calibration loop;
+- batch: 10,000 lines end to end through `yimao batch` (a new process, output to a file), with
+  peak memory, beside the floor of reading the same JSON Lines in Python;
+- cold start: `yimao cast … --json` and `yimao --help`, each beside `python -c "import typer,
+  rich"` (the framework floor); the commands are run in turn, round after round, and each
+  figure is a median (yimao's modules byte-compiled first, as an installed package's are).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
@@ -26,17 +30,19 @@ import time
 from datetime import datetime, timedelta, timezone
 
 from yimao.chart import build_chart
-from yimao.hexagram import all_casts
-from yimao.pillars import pillars_at
+from yimao.hexagram import Cast, all_casts
+from yimao.pillars import parse_moment, pillars_at
 from yimao.pipeline import CastRequest, document, read
 from yimao.serialize import dumps
 
 SEED = 20261202
 USES = ("官", "财", "父", "兄", "子", "世", "应", None)
+WARM = 1000  # requests that warm the caches before any timing (a long batch has warmed them)
 
 
-def workload(n: int) -> list[CastRequest]:
-    rng = random.Random(SEED)
+def workload(n: int, seed: int = SEED) -> list[CastRequest]:
+    """n requests: a random cast of the 4096, a random minute of 1950–2050 (UTC+8), a random 用神."""
+    rng = random.Random(seed)
     casts = list(all_casts())
     start = datetime(1950, 1, 1, tzinfo=timezone(timedelta(hours=8)))
     out = []
@@ -47,83 +53,84 @@ def workload(n: int) -> list[CastRequest]:
     return out
 
 
-def calibrate(repeat: int = 5) -> float:
-    """Seconds for a fixed pure-Python loop (the in-process baseline)."""
-    best = float("inf")
+def calibrate(repeat: int = 5) -> tuple[float, float]:
+    """Wall and CPU seconds for a fixed pure-Python loop (the in-process baseline), best of `repeat`."""
+    wall = cpu = float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         acc = 0
         for i in range(100_000):
             acc += i * i % 7
-        best = min(best, time.perf_counter() - t)
-    return best
+        wall, cpu = min(wall, time.perf_counter() - t), min(cpu, time.process_time() - c)
+    return wall, cpu
 
 
-def per_op(fn, items, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for x in items:
-            fn(x)
-        best = min(best, (time.perf_counter() - t) / len(items))
-    return best
+def once(fn, items) -> tuple[float, float]:
+    """Wall and CPU seconds per item for one pass over `items`."""
+    t, c = time.perf_counter(), time.process_time()
+    for x in items:
+        fn(x)
+    return (time.perf_counter() - t) / len(items), (time.process_time() - c) / len(items)
 
 
 def in_process(n: int) -> list[tuple[str, str, str]]:
-    reqs = workload(n)
-    for r in reqs[:50]:  # warm the caches (节 per year, star masks) as a long run would
-        read(r)
-    base = calibrate()
-    full = per_op(lambda r: read(r), reqs)
-    full_json = per_op(lambda r: dumps(document(read(r)), compact=True), reqs)
-    rng = random.Random(SEED)
-    casts = list(all_casts())
-    start = datetime(1950, 1, 1, tzinfo=timezone(timedelta(hours=8)))
-    pairs = [(rng.choice(casts), start + timedelta(minutes=rng.randrange(100 * 365 * 24 * 60))) for _ in range(n)]
-    bare = per_op(lambda cm: build_chart(cm[0], pillars_at(cm[1])), pairs)
+    reqs = workload(WARM + 3 * n)
+    for r in reqs[:WARM]:  # warm the caches (节 per year, stars per key, a layout's hits …)
+        dumps(document(read(r), stars_json=True), compact=True)
+    base_wall, base_cpu = calibrate()
+    # each pass over requests it has not seen: a chart in a batch is rarely one already cast
+    full = once(read, reqs[WARM : WARM + n])
+    line = once(lambda r: dumps(document(read(r), stars_json=True), compact=True), reqs[WARM + n : WARM + 2 * n])
+    moments = [(Cast.parse(r.hex), parse_moment(r.date, None)[0]) for r in reqs[WARM + 2 * n :]]
+    bare = once(lambda cm: build_chart(cm[0], pillars_at(cm[1])), moments)
+
+    def row(name, wc):
+        w, c = wc
+        return (name, f"{w * 1e6:.0f} µs wall, {c * 1e6:.0f} µs CPU  ({1 / w:,.0f}/s)", f"{w / base_wall:.4f} / {c / base_cpu:.4f}")
+
     return [
-        ("calibration loop (100k iterations)", f"{base * 1e3:.2f} ms", "1.00"),
-        ("full chart, in process (no JSON)", f"{full * 1e6:.0f} µs  ({1 / full:,.0f}/s)", f"{full / base:.3f}"),
-        ("full chart + JSON document", f"{full_json * 1e6:.0f} µs  ({1 / full_json:,.0f}/s)", f"{full_json / base:.3f}"),
-        ("bare 排盘 (pillars + chart)", f"{bare * 1e6:.0f} µs  ({1 / bare:,.0f}/s)", f"{bare / base:.3f}"),
+        ("calibration loop (100k iterations)", f"{base_wall * 1e3:.2f} ms wall, {base_cpu * 1e3:.2f} ms CPU", "1 / 1"),
+        row("full chart (no JSON)", full),
+        row("full chart + its batch JSON line", line),
+        row("bare 排盘 (pillars + chart)", bare),
     ]
 
 
-def _wall(cmd: list[str], stdin: bytes | None = None, repeat: int = 7) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        subprocess.run(cmd, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+def _child(cmd: list[str], stdin: bytes | None = None, stdout=subprocess.DEVNULL) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of one run of `cmd` in a new process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, input=stdin, stdout=stdout, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def batch(lines: int) -> list[tuple[str, str, str]]:
-    import json
-
-    reqs = workload(lines)
-    with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as f:
-        for r in reqs:
-            f.write(json.dumps({"hex": r.hex, "date": r.date, **({"use": r.use} if r.use else {})}, ensure_ascii=False).encode() + b"\n")
-        path = f.name
-    try:
+    reqs = workload(lines, seed=SEED + 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "in.jsonl")
+        with open(path, "wb") as f:
+            for r in reqs:
+                f.write(json.dumps({"hex": r.hex, "date": r.date, **({"use": r.use} if r.use else {})}, ensure_ascii=False).encode() + b"\n")
         floor_cmd = [sys.executable, "-c", "import sys,json\nfor l in open(sys.argv[1],'rb'): json.loads(l)", path]
-        floor = _wall(floor_cmd, repeat=3)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "yimao", "batch", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        wall = time.perf_counter() - t
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    finally:
-        os.unlink(path)
+        floor = min((_child(floor_cmd) for _ in range(3)), key=lambda wc: wc[0])
+        with open(os.path.join(tmp, "out.jsonl"), "wb") as out:
+            wall, cpu = _child([sys.executable, "-m", "yimao", "batch", path], stdout=out)
+            size = out.tell()
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the largest child so far: this one
     return [
-        (f"read {lines:,} JSON lines in Python (floor)", f"{floor:.2f} s", "1.00"),
-        (f"yimao batch, {lines:,} lines", f"{wall:.2f} s  ({lines / wall:,.0f} charts/s)", f"{wall / floor:.1f}"),
-        ("yimao batch peak memory (max RSS)", f"{max(peak, before) / 1024:.0f} MiB", ""),
+        (f"read {lines:,} JSON lines in Python (floor)", f"{floor[0]:.2f} s wall, {floor[1]:.2f} s CPU", "1 / 1"),
+        (
+            f"yimao batch, {lines:,} lines → {size / 2**20:.0f} MiB",
+            f"{wall:.2f} s wall, {cpu:.2f} s CPU  ({lines / wall:,.0f} charts/s; {lines / cpu:,.0f}/CPU-s)",
+            f"{wall / floor[0]:.1f} / {cpu / floor[1]:.1f}",
+        ),
+        ("yimao batch peak memory (max RSS)", f"{peak / 1024:.0f} MiB", ""),
     ]
 
 
-def cold_start() -> list[tuple[str, str, str]]:
+def cold_start(rounds: int) -> list[tuple[str, str, str]]:
     py = sys.executable
     # Byte-compile yimao first, as `pip install` does for an installed package (and as typer and
     # rich, the floor, already are): an editable checkout under PYTHONDONTWRITEBYTECODE=1 would
@@ -133,35 +140,39 @@ def cold_start() -> list[tuple[str, str, str]]:
     import yimao
 
     compileall.compile_dir(os.path.dirname(yimao.__file__), quiet=1)
-    floor = _wall([py, "-c", "import typer, rich"])
-    bare = _wall([py, "-c", "pass"])
-    cast = _wall([py, "-m", "yimao", "cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--json"])
-    help_ = _wall([py, "-m", "yimao", "--help"])
-    return [
-        ('python -c "pass"', f"{bare * 1e3:.0f} ms", f"{bare / floor:.2f}"),
-        ('python -c "import typer, rich" (floor)', f"{floor * 1e3:.0f} ms", "1.00"),
-        ("yimao cast 离之乾 --date … --json", f"{cast * 1e3:.0f} ms", f"{cast / floor:.2f}"),
-        ("yimao --help", f"{help_ * 1e3:.0f} ms", f"{help_ / floor:.2f}"),
-    ]
+    commands = {
+        'python -c "pass"': [py, "-c", "pass"],
+        'python -c "import typer, rich" (floor)': [py, "-c", "import typer, rich"],
+        "yimao cast 离之乾 --date … --json": [py, "-m", "yimao", "cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--json"],
+        "yimao --help": [py, "-m", "yimao", "--help"],
+    }
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
+    for _ in range(rounds):  # in turn, so that a change in the machine's load touches all alike
+        for name, cmd in commands.items():
+            times[name].append(_child(cmd))
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in times.items()}
+    fw, fc = med['python -c "import typer, rich" (floor)']
+    return [(k, f"{w * 1e3:.0f} ms wall, {c * 1e3:.0f} ms CPU", f"{w / fw:.2f} / {c / fc:.2f}") for k, (w, c) in med.items()]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a smaller workload")
     args = ap.parse_args()
-    n = 500 if args.quick else 3000
+    n = 500 if args.quick else 2000
     lines = 2000 if args.quick else 10_000
+    rounds = 5 if args.quick else 11
     sections = [
-        ("in process (one core)", in_process(n), "ratio to calibration"),
-        ("batch", batch(lines), "ratio to floor"),
-        ("cold start (median of 7)", cold_start(), "ratio to floor"),
+        ("in process, one core (fresh requests after a warm-up)", in_process(n), "ratio wall / CPU"),
+        ("batch", batch(lines), "ratio wall / CPU"),
+        (f"cold start (medians of {rounds})", cold_start(rounds), "ratio wall / CPU"),
     ]
     width = max(len(r[0]) for _, rows, _ in sections for r in rows) + 2
     for title, rows, ratio_name in sections:
         print(f"\n{title}")
-        print(f"  {'':{width}}{'figure':<32}{ratio_name}")
+        print(f"  {'':{width}}{'figure':<58}{ratio_name}")
         for name, figure, ratio in rows:
-            print(f"  {name:{width}}{figure:<32}{ratio}")
+            print(f"  {name:{width}}{figure:<58}{ratio}")
 
 
 if __name__ == "__main__":

@@ -3,11 +3,10 @@
 One path for both, so that a batch line gives exactly the document `yimao cast --json` gives.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
+# annotation at class creation, a cost every start of the program would pay.
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from yimao.chart import Chart, Use, build_chart, resolve_use
 from yimao.errors import NotationError
@@ -16,8 +15,9 @@ from yimao.hexagram import Cast
 from yimao.pillars import FourPillars, now, parse_moment, pillars_at, pillars_given
 
 
-@dataclass(frozen=True, slots=True)
-class CastRequest:
+# NamedTuples rather than frozen dataclasses: as immutable, and defining one costs a command's
+# start far less (a dataclass execs every method it generates).
+class CastRequest(NamedTuple):
     hex: str
     moving: str | None = None
     date: str | None = None
@@ -32,7 +32,7 @@ class CastRequest:
     earth: str = "shui"
 
     @staticmethod
-    def from_mapping(d: Mapping[str, Any]) -> CastRequest:
+    def from_mapping(d: Mapping[str, Any]) -> "CastRequest":
         """A request from a JSON object; unknown keys and wrong types are errors naming the valid ones."""
         unknown = sorted(d.keys() - _KEYS)
         if unknown:
@@ -59,12 +59,11 @@ class CastRequest:
         return CastRequest(**kwargs)
 
 
-_FIELDS = tuple(f.name for f in fields(CastRequest))
+_FIELDS = CastRequest._fields
 _KEYS = frozenset(_FIELDS)
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     chart: Chart
     use: Use | None
     findings: tuple[Any, ...]
