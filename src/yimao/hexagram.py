@@ -404,13 +404,16 @@ class Cast(_CastFields):
 
     def values(self) -> tuple[int, ...]:
         """Coin values bottom first: 6 老阴 (moving), 7 少阳, 8 少阴, 9 老阳 (moving)."""
+        moving = self.moving
         return tuple(
-            (9 if line.yang else 6) if line.position in self.moving else (7 if line.yang else 8)
-            for line in self.hexagram.lines
+            [(9 if line.yang else 6) if line.position in moving else (7 if line.yang else 8) for line in self.hexagram.lines]
         )
 
     def coins(self) -> str:
-        return "".join(map(str, self.values()))
+        moving = self.moving
+        return "".join(
+            [("9" if line.yang else "6") if line.position in moving else ("7" if line.yang else "8") for line in self.hexagram.lines]
+        )
 
     def spec(self) -> str:
         """The book's notation: '离之乾', or just '离' when no line moves."""
@@ -451,6 +454,13 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
     s = (spec or "").strip()
     if not s:
         raise NotationError("empty hexagram spec", raw, ("离之乾", "798788", "101101 --moving 2,5"))
+    if moving is None and len(s) == 6 and s.isascii():
+        # Six coin values, the notation of most batch lines, read whole rather than digit by
+        # digit: translated into their yang bits and their moving bits, two table lookups.
+        b = s.encode()
+        h = _HEXAGRAM_BY_BITS.get(b.translate(_YANG_BITS))
+        if h is not None:  # else not coin values (any other character is translated to "x")
+            return tuple.__new__(Cast, (h, _MOVING_BY_BITS[b.translate(_MOVING_BITS)]))
     moves = parse_moving(moving) if moving is not None else None
     for arrow in _ARROWS:
         if arrow in s:
@@ -477,6 +487,14 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
         return Cast.from_values(int(c) for c in s)
     return Cast(_parse_single(s, raw), moves or frozenset())
 
+
+# Coin values as bits, bottom line first: 7 少阳 and 9 老阳 are yang, 6 老阴 and 9 老阳 move.
+_YANG_BITS = bytes(b"0101"[b"6789".index(c)] if c in b"6789" else ord("x") for c in range(256))
+_MOVING_BITS = bytes(b"1001"[b"6789".index(c)] if c in b"6789" else ord("x") for c in range(256))
+_BITS = tuple("".join("1" if mask >> i & 1 else "0" for i in range(6)).encode() for mask in range(64))
+_HEXAGRAM_BY_BITS = {bits: HEXAGRAMS_BY_CODE[mask] for mask, bits in enumerate(_BITS)}
+# the sets of moving lines are shared by the casts parsed from coins
+_MOVING_BY_BITS = {bits: frozenset(i + 1 for i in range(6) if mask >> i & 1) for mask, bits in enumerate(_BITS)}
 
 # A cast is immutable and a batch repeats notations: parse each (spec, moving) string once.
 # Bounded: every coin string is 4096 entries, and other notations are rarer still.
