@@ -400,7 +400,11 @@ class Cast(_CastFields):
     @property
     def changed(self) -> Hexagram | None:
         """之卦, or None when no line moves."""
-        return _flipped(self.hexagram, self.moving) if self.moving else None
+        h, moving = self
+        if not moving:
+            return None
+        mask = _MASKS.get(moving)  # a plain lookup: the property is read many times per chart
+        return _flipped(h, moving) if mask is None else _BY_CODE[h.code ^ mask]
 
     def values(self) -> tuple[int, ...]:
         """Coin values bottom first: 6 老阴 (moving), 7 少阳, 8 少阴, 9 老阳 (moving)."""
@@ -493,8 +497,12 @@ _YANG_BITS = bytes(b"0101"[b"6789".index(c)] if c in b"6789" else ord("x") for c
 _MOVING_BITS = bytes(b"1001"[b"6789".index(c)] if c in b"6789" else ord("x") for c in range(256))
 _BITS = tuple("".join("1" if mask >> i & 1 else "0" for i in range(6)).encode() for mask in range(64))
 _HEXAGRAM_BY_BITS = {bits: HEXAGRAMS_BY_CODE[mask] for mask, bits in enumerate(_BITS)}
-# the sets of moving lines are shared by the casts parsed from coins
-_MOVING_BY_BITS = {bits: frozenset(i + 1 for i in range(6) if mask >> i & 1) for mask, bits in enumerate(_BITS)}
+# The 64 sets of moving lines (bit i of the mask for line i + 1): shared by the casts parsed
+# from coins and by all_casts(), and the keys of `Cast.changed`'s masks (found by identity).
+_MOVING_SETS = tuple(frozenset(i + 1 for i in range(6) if mask >> i & 1) for mask in range(64))
+_MOVING_BY_BITS = dict(zip(_BITS, _MOVING_SETS))
+_MASKS = {moving: mask for mask, moving in enumerate(_MOVING_SETS)}
+_BY_CODE = tuple(HEXAGRAMS_BY_CODE[code] for code in range(64))
 
 # A cast is immutable and a batch repeats notations: parse each (spec, moving) string once.
 # Bounded: every coin string is 4096 entries, and other notations are rarer still.
@@ -534,5 +542,5 @@ def parse_moving(moving: Iterable[int] | str) -> frozenset[int]:
 def all_casts() -> Iterable[Cast]:
     """All 4096 casts: 64 hexagrams × every subset of moving lines."""
     for h in HEXAGRAMS:
-        for mask in range(64):
-            yield Cast(h, frozenset(i + 1 for i in range(6) if mask >> i & 1))
+        for moving in _MOVING_SETS:
+            yield Cast(h, moving)

@@ -415,9 +415,13 @@ def chart_to_dict(
     cast, pillars, lines, features, school = chart
     line_stars = line_stars or {}
     pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
+    cast_part, changed_part = _CAST_PARTS[cast]
+    hexagram = _HEXAGRAM[cast.hexagram].copy()
+    hexagram["features"] = list(features)
+    hexagram["lines"] = [line_to_dict(cl, line_stars.get(cl.line.position, ())) for cl in lines]
     return {
         "schema_version": SCHEMA_VERSION,
-        "cast": _cast(cast),
+        "cast": cast_part,
         "pillars": pillars,
         "xunkong": xunkong,
         "yuepo": yuepo,
@@ -426,12 +430,8 @@ def chart_to_dict(
         "near_jie": near_jie,
         "conventions": conventions,
         "earth_school": school._value_,
-        "hexagram": {
-            **_hexagram_head(cast.hexagram),
-            "features": list(features),
-            "lines": [line_to_dict(cl, line_stars.get(cl.line.position, ())) for cl in lines],
-        },
-        "changed_hexagram": _changed(cast),
+        "hexagram": hexagram,
+        "changed_hexagram": changed_part,
         "use": dict(use) if use is not None else None,
         "findings": findings if findings is not None else [],
         "stars": stars if stars is not None else [],
@@ -441,6 +441,12 @@ def chart_to_dict(
 @cache
 def _cast(cast: Cast) -> dict[str, Any]:
     return {"spec": cast.spec(), "coins": cast.coins(), "moving": sorted(cast.moving)}
+
+
+# A document's `cast` and `changed_hexagram`, one lookup per cast (4096 of them); and the
+# template of its `hexagram`, the head with `features` and `lines` to fill in.
+_CAST_PARTS = _Memo(lambda cast: (_cast(cast), _changed(cast)))
+_HEXAGRAM = _Memo(lambda h: {**_hexagram_head(h), "features": None, "lines": None})
 
 
 def traditional(doc: Any) -> Any:
