@@ -9,7 +9,7 @@ recompute these relations.
 # No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
 # annotation at class creation, a cost every start of the program would pay.
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from yimao.errors import UnknownNameError
@@ -48,7 +48,7 @@ class Spirit(Enum):
     XUANWU = "玄武"
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
 
 SPIRITS = tuple(Spirit)
@@ -74,7 +74,7 @@ class Source(Enum):
     JINGYAO = "静爻"
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
 
 class Actor(NamedTuple):
@@ -577,8 +577,12 @@ USE_CHOICES = ("官鬼", "官", "妻财", "财", "父母", "父", "兄弟", "兄
 
 def resolve_use(chart: Chart, spec: str) -> Use:
     """`--use`: a 六亲 (官鬼/官, 妻财/财, 父母/父, 兄弟/兄, 子孙/子/孙), 世, 应, or a line 1-6."""
+    return _resolve_use(chart.hexagram, spec)
+
+
+@lru_cache(maxsize=4096)  # the answer depends on the hexagram alone: 64 × a dozen common specs
+def _resolve_use(h: Hexagram, spec: str) -> Use:
     s = spec.strip()
-    h = chart.hexagram
     if s in ("世", "世爻"):
         return Use("世", h.lines[h.shi - 1].relative, (h.shi,), ())
     if s in ("应", "應", "应爻", "應爻"):

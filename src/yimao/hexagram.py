@@ -63,7 +63,7 @@ class Trigram(Enum):
     KUN = ("坤", "000", "地", Element.TU, "乙癸", "未巳卯", "丑亥酉", "未申", "kun")
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
 
 _TRIGRAM_BY_CODE = {t.code: t for t in Trigram}
@@ -87,19 +87,20 @@ class Relative(Enum):
     ZISUN = ("子孙", "孙")
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
     @staticmethod
     def of(element: Element, palace: Element) -> "Relative":
+        # module constants, not Relative.XIONGDI …: an enum's class attribute is a slow lookup
         if element is palace:
-            return Relative.XIONGDI
+            return _XIONGDI
         if element.generates is palace:
-            return Relative.FUMU
+            return _FUMU
         if element.overcomes is palace:
-            return Relative.GUANGUI
+            return _GUANGUI
         if palace.overcomes is element:
-            return Relative.QICAI
-        return Relative.ZISUN
+            return _QICAI
+        return _ZISUN
 
     def element_in(self, palace: Element) -> Element:
         """The element that bears this 六亲 in a palace of element `palace`."""
@@ -114,12 +115,19 @@ class Relative(Enum):
     @classmethod
     def parse(cls, text: str) -> "Relative":
         t = to_simplified(text.strip())
-        aliases = {"官鬼": "官鬼", "官": "官鬼", "鬼": "官鬼", "妻财": "妻财", "财": "妻财", "妻": "妻财",
-                   "父母": "父母", "父": "父母", "兄弟": "兄弟", "兄": "兄弟", "子孙": "子孙", "子": "子孙",
-                   "孙": "子孙"}
-        if t in aliases:
-            return cls(aliases[t])
+        if t in _RELATIVE_ALIASES:
+            return _RELATIVE_ALIASES[t]
         raise UnknownNameError(f"not a 六亲: {text!r}", text, ("官鬼", "妻财", "父母", "兄弟", "子孙"))
+
+
+_FUMU, _XIONGDI, _GUANGUI, _QICAI, _ZISUN = Relative
+_RELATIVE_ALIASES = {
+    name: Relative(full)
+    for name, full in {
+        "官鬼": "官鬼", "官": "官鬼", "鬼": "官鬼", "妻财": "妻财", "财": "妻财", "妻": "妻财",
+        "父母": "父母", "父": "父母", "兄弟": "兄弟", "兄": "兄弟", "子孙": "子孙", "子": "子孙", "孙": "子孙",
+    }.items()
+}
 
 
 class Generation(Enum):
@@ -144,7 +152,7 @@ class Generation(Enum):
     GUIHUN = ("归魂", 3, (5,))
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
 
 class Line(NamedTuple):
