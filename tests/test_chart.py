@@ -92,3 +92,28 @@ def test_resolve_use():
     assert resolve_use(c, "4").relative.value == "兄弟"
     with pytest.raises(UnknownNameError):
         resolve_use(c, "老板")
+
+
+def test_resolve_use_cache_gives_the_computed_use():
+    from yimao.chart import USE_CHOICES, _resolve_use
+
+    specs = (*USE_CHOICES, " 财 ", "財", "應", "世爻", "應爻", "鬼", "妻")
+    for h in HEXAGRAMS:
+        c = build_chart(Cast(h))
+        for spec in specs:
+            assert resolve_use(c, spec) == _resolve_use.__wrapped__(h, spec)
+        with pytest.raises(UnknownNameError):
+            resolve_use(c, "老板")
+
+
+def test_vigour_strong_and_relative_of():
+    from yimao.ganzhi import Element
+    from yimao.hexagram import Relative
+
+    assert {v.value for v in Vigour if v.strong} == {"旺", "相"}
+    table = {"同": "兄弟", "生": "子孙", "克": "妻财", "被生": "父母", "被克": "官鬼"}  # the line's element against the palace's
+    from yimao.ganzhi import element_relation
+
+    for e in Element:
+        for palace in Element:
+            assert Relative.of(e, palace).value == table[element_relation(palace, e)]

@@ -177,3 +177,21 @@ def test_guashen():
     assert Hexagram.parse("乾").guashen.value == "巳"
     assert Hexagram.parse("姤").guashen.value == "午"
     assert Hexagram.parse("坤").guashen.value == "亥"  # 世6 yin: 午 … 亥
+
+
+def test_coin_strings_read_whole():
+    """The coin-string fast path of Cast.parse (two bit translations and two lookups) against
+    reading the values one by one, for all 4096 casts; other six-character specs go on to the
+    general parser."""
+    from yimao.hexagram import _parse_cast
+
+    for c in all_casts():
+        coins = "".join(str((9 if l.yang else 6) if l.position in c.moving else (7 if l.yang else 8)) for l in c.hexagram.lines)
+        assert c.coins() == coins and c.values() == tuple(map(int, coins))
+        parsed = _parse_cast(f" {coins} ", None)
+        assert parsed == Cast.from_values(int(x) for x in coins) and type(parsed) is Cast
+        assert type(parsed.moving) is frozenset
+    assert _parse_cast("101101", None) == Cast(Hexagram.from_bits("101101"))
+    for bad in ("798780", "79878x", "７９８７８８", "7988889"):
+        with pytest.raises(UnknownNameError):
+            _parse_cast(bad, None)

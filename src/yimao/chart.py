@@ -9,13 +9,14 @@ recompute these relations.
 # No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
 # annotation at class creation, a cost every start of the program would pay.
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from yimao.errors import UnknownNameError
 from yimao.ganzhi import (
     JINSHEN,
     TUISHEN,
+    BRANCHES,
     Branch,
     EarthSchool,
     Element,
@@ -47,7 +48,7 @@ class Spirit(Enum):
     XUANWU = "玄武"
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
 
 SPIRITS = tuple(Spirit)
@@ -73,7 +74,7 @@ class Source(Enum):
     JINGYAO = "静爻"
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
 
 class Actor(NamedTuple):
@@ -299,6 +300,20 @@ _FANYIN_TRIGRAMS = {
 @cache
 def hexagram_features(h: Hexagram, changed: Hexagram | None) -> tuple[str, ...]:
     """六冲卦, 六合卦, 游魂, 归魂, and 伏吟/反吟 of the inner or outer trigram where the 之卦 warrants it."""
+    # One entry per cast; a cast not seen yet is assembled from the parts below, which depend
+    # on one hexagram or one pair of trigrams each (the order of the labels is theirs, in turn).
+    if changed is None:
+        return _own_features(h)
+    return (
+        _own_features(h)
+        + _changed_features(changed)
+        + _trigram_features("内卦", h.lower, changed.lower)
+        + _trigram_features("外卦", h.upper, changed.upper)
+    )
+
+
+@cache
+def _own_features(h: Hexagram) -> tuple[str, ...]:
     out = []
     if all(chong(h.lines[i].branch, h.lines[i + 3].branch) for i in range(3)):
         out.append("六冲卦")
@@ -306,22 +321,31 @@ def hexagram_features(h: Hexagram, changed: Hexagram | None) -> tuple[str, ...]:
         out.append("六合卦")
     if h.generation.value in ("游魂", "归魂"):
         out.append(f"{h.generation.value}卦")
-    if changed is not None:
-        if all(chong(changed.lines[i].branch, changed.lines[i + 3].branch) for i in range(3)):
-            out.append("变六冲")
-        if all(liuhe(changed.lines[i].branch, changed.lines[i + 3].branch) for i in range(3)):
-            out.append("变六合")
-        for part, before, after in (("内卦", h.lower, changed.lower), ("外卦", h.upper, changed.upper)):
-            if before is after:
-                continue
-            lo = 0 if part == "内卦" else 3
-            b1 = [h.lines[lo + i].branch for i in range(3)]
-            b2 = [changed.lines[lo + i].branch for i in range(3)]
-            if b1 == b2:
-                out.append(f"{part}伏吟")
-            elif frozenset({before, after}) in _FANYIN_TRIGRAMS or all(chong(x, y) for x, y in zip(b1, b2)):
-                out.append(f"{part}反吟")
     return tuple(out)
+
+
+@cache
+def _changed_features(changed: Hexagram) -> tuple[str, ...]:
+    out = []
+    if all(chong(changed.lines[i].branch, changed.lines[i + 3].branch) for i in range(3)):
+        out.append("变六冲")
+    if all(liuhe(changed.lines[i].branch, changed.lines[i + 3].branch) for i in range(3)):
+        out.append("变六合")
+    return tuple(out)
+
+
+@cache
+def _trigram_features(part: str, before: Trigram, after: Trigram) -> tuple[str, ...]:
+    """伏吟 or 反吟 of the inner (内卦: 纳甲 of the inner lines) or outer trigram."""
+    if before is after:
+        return ()
+    b1 = before.inner_branches if part == "内卦" else before.outer_branches
+    b2 = after.inner_branches if part == "内卦" else after.outer_branches
+    if b1 == b2:
+        return (f"{part}伏吟",)
+    if frozenset({before, after}) in _FANYIN_TRIGRAMS or all(chong(x, y) for x, y in zip(b1, b2)):
+        return (f"{part}反吟",)
+    return ()
 
 
 # --- the chart --------------------------------------------------------------------------------
@@ -371,58 +395,165 @@ class Chart(NamedTuple):
         return tuple(out)
 
 
+# --- building a chart ---------------------------------------------------------------------
+#
+# build_chart runs for every chart, so it reads the relations from tables instead of calling
+# the relation functions above line by line: a chart depends on its month only through the
+# month table (one per month pillar), on its day only through the day table (one per day pillar
+# and earth school), and on its cast only through the rows of its hexagram and the hexagram's
+# table of its 64 sets of moving lines. The tables are filled from the functions above on first
+# use and hold finite domains (72 month and 144 day tables, 64 hexagrams, 288 pairs of branches
+# and schools), so memory stays bounded; a test compares every entry with the function it
+# stands for, and whole charts with the direct computation. Hashing a 7-argument cache key per
+# line cost more than the rest of a chart; indexing these tables by `Branch.index` costs little.
+
+_new = tuple.__new__  # positional construction without NamedTuple's Python-level __new__
+_NO_PILLARS = FourPillars()
+_ELEMENTS = tuple(Element)
+_SHUI, _HUO = EarthSchool.SHUI, EarthSchool.HUO  # an enum class attribute is a slow lookup
+_SCHOOL_INDEX = {_SHUI: 0, _HUO: 1}
+
+# The day table has three day relations per branch: [0] for a static line not 旺相 in the month
+# (or with no month: 日冲 is then 日破), [1] for a static line 旺相 in the month (日冲 is 暗动),
+# [2] for a moving line. 旬空 (day table) and 月冲 (month table) of a branch, which decide 化空
+# and 化破 of a 变爻 of that branch, are 0 (False), 1 (True) or 2 (not known): `kong * 3 + po`
+# indexes the change relations of `_change_rels`.
+_STATES = (False, True, None)
+
+
 @cache
-def _hidden_at(h: Hexagram) -> tuple[HiddenLine | None, ...]:
-    """The 伏神 under each position of a hexagram (None where there is none)."""
+def _month_table(month: "GanZhi | Branch") -> tuple[tuple[MonthRelation, ...], tuple[int, ...], tuple[int, ...]]:
+    """Per branch index: the month relation of a line of that branch, whether it is 旺相 (0/1),
+    and whether the month 冲 it (化破 of a 变爻 of that branch, 0/1)."""
+    m = branch_of(month)
+    rels = tuple(month_relation.__wrapped__(b.element, b, m) for b in BRANCHES)
+    return rels, tuple(int(r.vigour.strong) for r in rels), tuple(int(chong(b, m)) for b in BRANCHES)
+
+
+_NO_MONTH = ((None,) * 12, (0,) * 12, (2,) * 12)
+
+
+@cache
+def _day_table(
+    day: "GanZhi | Branch", school: EarthSchool
+) -> tuple[tuple[tuple[DayRelation, DayRelation, DayRelation], ...], tuple[int, ...], tuple[Spirit | None, ...]]:
+    """Per branch index: the three day relations (see above) and 旬空 (0/1/2); and the 六神 of
+    lines 1-6."""
+    if isinstance(day, GanZhi):
+        b, xk, spirits = day.branch, day.xunkong, spirits_for(day.stem)
+    else:  # a bare day branch: no stem, so no 旬空 and no 六神
+        b, xk, spirits = day, None, (None,) * 6
+    rel = day_relation.__wrapped__
+    rels = tuple(
+        (
+            rel(x.element, x, b, xk, None, False, school),
+            rel(x.element, x, b, xk, Vigour.WANG, False, school),
+            rel(x.element, x, b, xk, None, True, school),
+        )
+        for x in BRANCHES
+    )
+    kong = tuple(2 if xk is None else int(x in xk) for x in BRANCHES)
+    return rels, kong, spirits
+
+
+_NO_DAY = (((None, None, None),) * 12, (2,) * 12, (None,) * 6)
+
+
+@cache
+def _change_rels(branch: Branch, changed: Branch, school: EarthSchool) -> tuple[ChangeRelation, ...]:
+    """The change relation of `branch` moving into `changed`, by 化空 and 化破 (`kong * 3 + po`)."""
+    base = change_relation.__wrapped__(branch, changed, None, None, school)
+    return tuple(base._replace(kong=k, po=p) for k in _STATES for p in _STATES)
+
+
+@cache
+def _rows(h: Hexagram) -> tuple[tuple, ...]:
+    """Per line of a hexagram what does not depend on the pillars or the moving lines:
+    (line, position, branch index, 世, 应, value static, value moving, 伏神, its branch index, 飞伏)."""
     under = {hl.position: hl for hl in h.hidden}
-    return tuple(under.get(p) for p in range(1, 7))
+    out = []
+    for line in h.lines:
+        p = line.position
+        hl = under.get(p)
+        out.append(
+            (
+                line,
+                p,
+                line.branch.index,
+                p == h.shi,
+                p == h.ying,
+                7 if line.yang else 8,
+                9 if line.yang else 6,
+                hl,
+                None if hl is None else hl.branch.index,
+                None if hl is None else fei_fu(line.branch.element, hl.branch.element),
+            )
+        )
+    return tuple(out)
+
+
+@cache
+def _changed_rows(changed_h: Hexagram) -> tuple[tuple[ChangedLine, ...], ...]:
+    """The 变爻 of each position of `changed_h`, by the element index of the original palace."""
+    return tuple(tuple(_changed_line(changed_h, p, palace) for p in range(1, 7)) for palace in _ELEMENTS)
+
+
+def _cast_entry(h: Hexagram, moving: frozenset[int]) -> tuple:
+    """What a chart of the cast (h, moving) takes from the cast alone: the 之卦, the features,
+    and per position None (a static line) or (变爻, its branch index, its change relations by
+    school, each by `kong * 3 + po`)."""
+    changed_h = h.flip(moving) if moving else None
+    features = hexagram_features.__wrapped__(h, changed_h)
+    if changed_h is None:
+        return None, features, (None,) * 6
+    changed_lines = _changed_rows(changed_h)[h.palace.element.index]
+    moves = []
+    for line, cl in zip(h.lines, changed_lines):
+        if line.position in moving:
+            b, cb = line.branch, cl.branch
+            moves.append((cl, cb.index, (_change_rels(b, cb, _SHUI), _change_rels(b, cb, _HUO))))
+        else:
+            moves.append(None)
+    return changed_h, features, tuple(moves)
+
+
+@cache
+def _cast_table(h: Hexagram) -> dict[frozenset[int], tuple]:
+    """`_cast_entry` for every set of moving lines of `h` (64), built at the first chart of `h`
+    (about a millisecond): a run meets all 64 hexagrams long before it meets all 4096 casts."""
+    sets = (frozenset(i + 1 for i in range(6) if mask >> i & 1) for mask in range(64))
+    return {moving: _cast_entry(h, moving) for moving in sets}
 
 
 def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSchool = EarthSchool.SHUI) -> Chart:
-    pillars = pillars or FourPillars()
-    h = cast.hexagram
-    moving_lines = cast.moving
-    changed_h = cast.changed
-    palace = h.palace.element
-    month = branch_of(pillars.month)
-    if isinstance(pillars.day, GanZhi):
-        day, xk, spirits = pillars.day.branch, pillars.day.xunkong, spirits_for(pillars.day.stem)
-    else:  # a bare day branch (no stem: no 旬空, no 六神), or no day at all
-        day, xk, spirits = pillars.day, None, None
-    shi, ying = h.shi, h.ying
+    if pillars is None:
+        pillars = _NO_PILLARS
+    h, moving = cast
+    try:
+        changed_h, features, moves = _cast_table(h)[moving]
+    except (KeyError, TypeError):  # moving lines given as some other collection than a frozenset
+        changed_h, features, moves = _cast_entry(h, frozenset(moving))
+    month = pillars.month
+    mrels, strong, po = _NO_MONTH if month is None else _month_table(month)
+    day = pillars.day
+    drels, kong, spirits = _NO_DAY if day is None else _day_table(day, school)
+    si = _SCHOOL_INDEX[school]
     lines = []
-    # Positional construction and `branch.element` rather than the `element` properties: this
-    # loop runs for every chart, and keyword calls and properties are Python-level calls.
-    for line, hl in zip(h.lines, _hidden_at(h)):
-        p = line.position
-        moving = p in moving_lines
-        branch = line.branch
-        element = branch.element
-        mrel = month_relation(element, branch, month) if month is not None else None
-        drel = (
-            day_relation(element, branch, day, xk, mrel.vigour if mrel else None, moving, school)
-            if day is not None
-            else None
-        )
-        changed = None
-        crel = None
-        if moving and changed_h is not None:
-            changed = _changed_line(changed_h, p, palace)
-            crel = change_relation(branch, changed.branch, xk, month, school)
-        hidden = None
-        if hl is not None:
-            he = hl.branch.element
-            hm = month_relation(he, hl.branch, month) if month is not None else None
-            hd = (
-                day_relation(he, hl.branch, day, xk, hm.vigour if hm else None, False, school)
-                if day is not None
-                else None
-            )
-            hidden = Hidden(hl, fei_fu(element, he), hm, hd, moving)
-        value = (9 if line.yang else 6) if moving else (7 if line.yang else 8)
-        spirit = spirits[p - 1] if spirits else None
-        lines.append(ChartLine(line, moving, value, spirit, p == shi, p == ying, hidden, changed, mrel, drel, crel))
-    return Chart(cast, pillars, tuple(lines), hexagram_features(h, changed_h), school)
+    for (line, p, bi, shi, ying, v_static, v_moving, hl, hbi, fei), spirit, move in zip(_rows(h), spirits, moves):
+        if move is None:
+            mv = False
+            changed = crel = None
+            drel = drels[bi][strong[bi]]
+            value = v_static
+        else:
+            mv = True
+            changed, cbi, crels = move
+            crel = crels[si][kong[cbi] * 3 + po[cbi]]
+            drel = drels[bi][2]
+            value = v_moving
+        hidden = None if hl is None else _new(Hidden, (hl, fei, mrels[hbi], drels[hbi][strong[hbi]], mv))
+        lines.append(_new(ChartLine, (line, mv, value, spirit, shi, ying, hidden, changed, mrels[bi], drel, crel)))
+    return _new(Chart, (cast, pillars, tuple(lines), features, school))
 
 
 # --- 用神 -------------------------------------------------------------------------------------
@@ -446,8 +577,12 @@ USE_CHOICES = ("官鬼", "官", "妻财", "财", "父母", "父", "兄弟", "兄
 
 def resolve_use(chart: Chart, spec: str) -> Use:
     """`--use`: a 六亲 (官鬼/官, 妻财/财, 父母/父, 兄弟/兄, 子孙/子/孙), 世, 应, or a line 1-6."""
+    return _resolve_use(chart.hexagram, spec)
+
+
+@lru_cache(maxsize=4096)  # the answer depends on the hexagram alone: 64 × a dozen common specs
+def _resolve_use(h: Hexagram, spec: str) -> Use:
     s = spec.strip()
-    h = chart.hexagram
     if s in ("世", "世爻"):
         return Use("世", h.lines[h.shi - 1].relative, (h.shi,), ())
     if s in ("应", "應", "应爻", "應爻"):

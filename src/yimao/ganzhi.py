@@ -32,26 +32,8 @@ class Element(Enum):
     JIN = ("金", 3, "jin")
     SHUI = ("水", 4, "shui")
 
-    @property
-    def generates(self) -> Element:
-        """The element this one 生 (木生火 …)."""
-        return _ELEMENTS[(self.index + 1) % 5]
-
-    @property
-    def overcomes(self) -> Element:
-        """The element this one 克 (木克土, 土克水, 水克火, 火克金, 金克木)."""
-        return _ELEMENTS[(self.index + 2) % 5]
-
-    @property
-    def generated_by(self) -> Element:
-        return _ELEMENTS[(self.index - 1) % 5]
-
-    @property
-    def overcome_by(self) -> Element:
-        return _ELEMENTS[(self.index - 2) % 5]
-
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
     @classmethod
     def parse(cls, text: str) -> Element:
@@ -59,6 +41,17 @@ class Element(Enum):
 
 
 _ELEMENTS = tuple(Element)
+
+# Each element's neighbours in the two cycles, as plain attributes of the members (the rules
+# read them on every line, and a property is a Python-level call):
+# `generates`, the element this one 生 (木生火 …); `overcomes`, the element this one 克
+# (木克土, 土克水, 水克火, 火克金, 金克木); `generated_by`; `overcome_by`.
+for _e in _ELEMENTS:
+    _e.generates = _ELEMENTS[(_e.index + 1) % 5]
+    _e.overcomes = _ELEMENTS[(_e.index + 2) % 5]
+    _e.generated_by = _ELEMENTS[(_e.index - 1) % 5]
+    _e.overcome_by = _ELEMENTS[(_e.index - 2) % 5]
+del _e
 
 
 class Stem(Enum):
@@ -87,7 +80,7 @@ class Stem(Enum):
     GUI = ("癸", 9, "gui", Element.SHUI)
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
     def shift(self, n: int) -> Stem:
         return STEMS[(self.index + n) % 10]
@@ -128,7 +121,7 @@ class Branch(Enum):
     HAI = ("亥", 11, "hai", Element.SHUI)
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
     def shift(self, n: int) -> Branch:
         return BRANCHES[(self.index + n) % 12]
@@ -255,7 +248,7 @@ class Stage(Enum):
     YANG = ("养", 11)
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
 
 STAGES = tuple(Stage)
@@ -308,18 +301,20 @@ class Vigour(Enum):
 
     __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
-    WANG = "旺"
-    XIANG = "相"
-    XIU = "休"
-    QIU = "囚"
-    SI = "死"
+    def __new__(cls, char: str, strong: bool) -> Vigour:
+        obj = object.__new__(cls)
+        obj._value_ = char
+        obj.strong = strong  # 旺相 (a plain attribute: the rules read it on every line)
+        return obj
+
+    WANG = ("旺", True)
+    XIANG = ("相", True)
+    XIU = ("休", False)
+    QIU = ("囚", False)
+    SI = ("死", False)
 
     def __str__(self) -> str:
-        return self.value
-
-    @property
-    def strong(self) -> bool:
-        return self in (Vigour.WANG, Vigour.XIANG)
+        return self._value_  # .value is a Python-level property
 
 
 def vigour(element: Element, month: Branch) -> Vigour:
@@ -349,7 +344,7 @@ class Season(Enum):
     DONG = "冬"
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
     @classmethod
     def of(cls, month: Branch) -> Season:
@@ -422,7 +417,7 @@ class GanZhi(_GanZhiFields):
             ) from None
 
     def __str__(self) -> str:
-        return self.stem.value + self.branch.value
+        return self.stem._value_ + self.branch._value_
 
     def __repr__(self) -> str:
         return f"GanZhi.parse({str(self)!r})"

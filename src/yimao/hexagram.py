@@ -63,7 +63,7 @@ class Trigram(Enum):
     KUN = ("坤", "000", "地", Element.TU, "乙癸", "未巳卯", "丑亥酉", "未申", "kun")
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
 
 _TRIGRAM_BY_CODE = {t.code: t for t in Trigram}
@@ -87,19 +87,20 @@ class Relative(Enum):
     ZISUN = ("子孙", "孙")
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
     @staticmethod
     def of(element: Element, palace: Element) -> "Relative":
+        # module constants, not Relative.XIONGDI …: an enum's class attribute is a slow lookup
         if element is palace:
-            return Relative.XIONGDI
+            return _XIONGDI
         if element.generates is palace:
-            return Relative.FUMU
+            return _FUMU
         if element.overcomes is palace:
-            return Relative.GUANGUI
+            return _GUANGUI
         if palace.overcomes is element:
-            return Relative.QICAI
-        return Relative.ZISUN
+            return _QICAI
+        return _ZISUN
 
     def element_in(self, palace: Element) -> Element:
         """The element that bears this 六亲 in a palace of element `palace`."""
@@ -114,12 +115,19 @@ class Relative(Enum):
     @classmethod
     def parse(cls, text: str) -> "Relative":
         t = to_simplified(text.strip())
-        aliases = {"官鬼": "官鬼", "官": "官鬼", "鬼": "官鬼", "妻财": "妻财", "财": "妻财", "妻": "妻财",
-                   "父母": "父母", "父": "父母", "兄弟": "兄弟", "兄": "兄弟", "子孙": "子孙", "子": "子孙",
-                   "孙": "子孙"}
-        if t in aliases:
-            return cls(aliases[t])
+        if t in _RELATIVE_ALIASES:
+            return _RELATIVE_ALIASES[t]
         raise UnknownNameError(f"not a 六亲: {text!r}", text, ("官鬼", "妻财", "父母", "兄弟", "子孙"))
+
+
+_FUMU, _XIONGDI, _GUANGUI, _QICAI, _ZISUN = Relative
+_RELATIVE_ALIASES = {
+    name: Relative(full)
+    for name, full in {
+        "官鬼": "官鬼", "官": "官鬼", "鬼": "官鬼", "妻财": "妻财", "财": "妻财", "妻": "妻财",
+        "父母": "父母", "父": "父母", "兄弟": "兄弟", "兄": "兄弟", "子孙": "子孙", "子": "子孙", "孙": "子孙",
+    }.items()
+}
 
 
 class Generation(Enum):
@@ -144,7 +152,7 @@ class Generation(Enum):
     GUIHUN = ("归魂", 3, (5,))
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_  # .value is a Python-level property
 
 
 class Line(NamedTuple):
@@ -400,17 +408,24 @@ class Cast(_CastFields):
     @property
     def changed(self) -> Hexagram | None:
         """之卦, or None when no line moves."""
-        return _flipped(self.hexagram, self.moving) if self.moving else None
+        h, moving = self
+        if not moving:
+            return None
+        mask = _MASKS.get(moving)  # a plain lookup: the property is read many times per chart
+        return _flipped(h, moving) if mask is None else _BY_CODE[h.code ^ mask]
 
     def values(self) -> tuple[int, ...]:
         """Coin values bottom first: 6 老阴 (moving), 7 少阳, 8 少阴, 9 老阳 (moving)."""
+        moving = self.moving
         return tuple(
-            (9 if line.yang else 6) if line.position in self.moving else (7 if line.yang else 8)
-            for line in self.hexagram.lines
+            [(9 if line.yang else 6) if line.position in moving else (7 if line.yang else 8) for line in self.hexagram.lines]
         )
 
     def coins(self) -> str:
-        return "".join(map(str, self.values()))
+        moving = self.moving
+        return "".join(
+            [("9" if line.yang else "6") if line.position in moving else ("7" if line.yang else "8") for line in self.hexagram.lines]
+        )
 
     def spec(self) -> str:
         """The book's notation: '离之乾', or just '离' when no line moves."""
@@ -451,6 +466,13 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
     s = (spec or "").strip()
     if not s:
         raise NotationError("empty hexagram spec", raw, ("离之乾", "798788", "101101 --moving 2,5"))
+    if moving is None and len(s) == 6 and s.isascii():
+        # Six coin values, the notation of most batch lines, read whole rather than digit by
+        # digit: translated into their yang bits and their moving bits, two table lookups.
+        b = s.encode()
+        h = _HEXAGRAM_BY_BITS.get(b.translate(_YANG_BITS))
+        if h is not None:  # else not coin values (any other character is translated to "x")
+            return tuple.__new__(Cast, (h, _MOVING_BY_BITS[b.translate(_MOVING_BITS)]))
     moves = parse_moving(moving) if moving is not None else None
     for arrow in _ARROWS:
         if arrow in s:
@@ -477,6 +499,18 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
         return Cast.from_values(int(c) for c in s)
     return Cast(_parse_single(s, raw), moves or frozenset())
 
+
+# Coin values as bits, bottom line first: 7 少阳 and 9 老阳 are yang, 6 老阴 and 9 老阳 move.
+_YANG_BITS = bytes(b"0101"[b"6789".index(c)] if c in b"6789" else ord("x") for c in range(256))
+_MOVING_BITS = bytes(b"1001"[b"6789".index(c)] if c in b"6789" else ord("x") for c in range(256))
+_BITS = tuple("".join("1" if mask >> i & 1 else "0" for i in range(6)).encode() for mask in range(64))
+_HEXAGRAM_BY_BITS = {bits: HEXAGRAMS_BY_CODE[mask] for mask, bits in enumerate(_BITS)}
+# The 64 sets of moving lines (bit i of the mask for line i + 1): shared by the casts parsed
+# from coins and by all_casts(), and the keys of `Cast.changed`'s masks (found by identity).
+_MOVING_SETS = tuple(frozenset(i + 1 for i in range(6) if mask >> i & 1) for mask in range(64))
+_MOVING_BY_BITS = dict(zip(_BITS, _MOVING_SETS))
+_MASKS = {moving: mask for mask, moving in enumerate(_MOVING_SETS)}
+_BY_CODE = tuple(HEXAGRAMS_BY_CODE[code] for code in range(64))
 
 # A cast is immutable and a batch repeats notations: parse each (spec, moving) string once.
 # Bounded: every coin string is 4096 entries, and other notations are rarer still.
@@ -516,5 +550,5 @@ def parse_moving(moving: Iterable[int] | str) -> frozenset[int]:
 def all_casts() -> Iterable[Cast]:
     """All 4096 casts: 64 hexagrams × every subset of moving lines."""
     for h in HEXAGRAMS:
-        for mask in range(64):
-            yield Cast(h, frozenset(i + 1 for i in range(6) if mask >> i & 1))
+        for moving in _MOVING_SETS:
+            yield Cast(h, moving)

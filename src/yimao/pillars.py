@@ -23,13 +23,14 @@ from typing import NamedTuple
 
 from yimao.errors import NotationError, UnsupportedDateError
 from yimao.ganzhi import CYCLE, Branch, GanZhi, Stem, hour_stem, month_stem
-from yimao.solar_terms import MAX_YEAR, MIN_YEAR, Jie, jie_position, jies_around
+from yimao.solar_terms import MAX_YEAR, MIN_YEAR, Jie, _instants, jies_around
 
 Pillar = GanZhi | Branch  # a full 干支, or a bare branch when that is all the user gave
 
 _ORDINAL_JIAZI = date(2000, 1, 7).toordinal()  # 2000-01-07 was a 甲子 day
 NEAR_JIE_SECONDS = 300
 DAY_STARTS = (23, 0)
+_new = tuple.__new__  # positional construction without NamedTuple's Python-level __new__
 
 
 def branch_of(p: Pillar | None) -> Branch | None:
@@ -70,13 +71,21 @@ class DateContext(NamedTuple):
     @property
     def lunar(self) -> Lunar | None:
         """The lunar date of the local civil day (computed when asked: a reading does not need it)."""
-        return lunar_date(self.moment.date())
+        return _lunar_of(self.moment.toordinal())
 
     @property
     def near_jie(self) -> tuple[Jie, float] | None:
         """The 节 within 5 minutes of the moment, with the signed distance in seconds."""
+        moment = self.moment
+        day = moment.toordinal()
         for j in (self.jie, self.next_jie):
-            delta = (self.moment - j.instant).total_seconds()
+            # Subtracting aware datetimes asks both zones for their offsets, which costs more
+            # than the rest of a document's calendar, while comparing dates costs little. Each
+            # date is its zone's, at most a day off the UTC date (offsets are under 24 h), so
+            # instants 5 minutes apart are at most 3 days apart by their dates.
+            if abs(day - j.instant.toordinal()) > 3:
+                continue
+            delta = (moment - j.instant).total_seconds()
             if abs(delta) < NEAR_JIE_SECONDS:
                 return j, delta
         return None
@@ -151,7 +160,9 @@ def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = N
         raise UnsupportedDateError(
             f"{moment.isoformat()} is outside the supported range: years {MIN_YEAR}-{MAX_YEAR}", moment.isoformat()
         )
-    jie, next_jie, year, month = _month_pillars(*jie_position(utc))
+    instants, entries = _year_table(utc.year)
+    i = bisect_right(instants, utc)  # jie_position(utc)
+    jie, next_jie, year, month = entries[i] or _month_pillars(utc.year, i)
 
     civil = moment.toordinal()
     # 23:00-23:59 is the next day's 子 hour: its stem always comes from the next day (五鼠遁);
@@ -162,8 +173,19 @@ def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = N
     # 戊子 (24), of 丁/壬 庚子 (36), of 戊/癸 壬子 (48); the other hours follow in order
     hour = CYCLE[stem_day % 5 * 12 + (moment.hour + 1) // 2 % 12]
 
-    ctx = DateContext(moment, day_start, tz_name or _tz_label(moment), tz_source, jie, next_jie)
-    return FourPillars(year, month, day, hour, ctx)
+    ctx = _new(DateContext, (moment, day_start, tz_name or _tz_label(moment), tz_source, jie, next_jie))
+    return _new(FourPillars, (year, month, day, hour, ctx))
+
+
+@lru_cache(maxsize=512)
+def _year_table(year: int) -> tuple[tuple[datetime, ...], tuple[tuple[Jie, Jie, GanZhi, GanZhi] | None, ...]]:
+    """The 节 instants of UTC `year`, and `_month_pillars(year, i)` for the positions among them.
+
+    Built for the year at once (a run meets a hundred years, and a thousand positions): the
+    positions between the year's own 节, 1-11; the two ends (before 小寒, after 大雪) need a
+    neighbouring year's 节, and are left to `_month_pillars` (None here).
+    """
+    return _instants(year), (None, *(_month_pillars.__wrapped__(year, i) for i in range(1, 12)), None)
 
 
 @lru_cache(maxsize=4096)
@@ -218,18 +240,26 @@ def lunar_date(d: date) -> Lunar | None:
     return _lunar_of(d.toordinal())
 
 
+@lru_cache(maxsize=256)
+def _lunar_year(lunar_year: int) -> tuple[tuple[int, ...], tuple[tuple[int, int, bool, str, int], ...], str]:
+    """`_lunar_months(lunar_year)` with the first days of its months apart (to bisect), and the
+    year's 干支."""
+    months = _lunar_months(lunar_year)
+    return tuple(m[0] for m in months), months, str(GanZhi.from_index((lunar_year - 4) % 60))
+
+
 @lru_cache(maxsize=4096)
 def _lunar_of(o: int) -> Lunar | None:
     d = date.fromordinal(o)
     try:
         for ly in (d.year, d.year - 1):
-            months = _lunar_months(ly)
-            if o < months[0][0]:
+            firsts, months, year_ganzhi = _lunar_year(ly)
+            if o < firsts[0]:
                 continue
-            i = bisect_right([m[0] for m in months], o) - 1
+            i = bisect_right(firsts, o) - 1
             first, month, leap, name, days = months[i]
             if o - first < days:
-                return Lunar(ly, str(GanZhi.from_index((ly - 4) % 60)), month, leap, o - first + 1, name, _LUNAR_DAY_NAMES[o - first])
+                return _new(Lunar, (ly, year_ganzhi, month, leap, o - first + 1, name, _LUNAR_DAY_NAMES[o - first]))
     except Exception:  # tyme4py's range ends before ours at the extremes; the lunar date is then absent
         return None
     return None

@@ -12,13 +12,13 @@ is most of what lets `yimao batch` stream thousands of charts a second. `traditi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import timezone, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from functools import cache
 from typing import Any
 
-from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation
-from yimao.ganzhi import Branch, Stem
-from yimao.hexagram import Cast, Hexagram, Relative
+from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
+from yimao.ganzhi import Branch, Element, Stem
+from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative
 from yimao.pillars import DateContext, FourPillars
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie
@@ -30,81 +30,173 @@ def _s(x: object) -> str | None:
     return None if x is None else str(x)
 
 
+class _Memo(dict):
+    """`memo[key]` is `build(key)`, built on the first lookup of each distinct key.
+
+    Only for keys of small finite domains (pillars, relations, lines), so that it stays bounded;
+    a lookup that finds its key is a plain dict subscript, cheaper than a call through @cache.
+    """
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: Any) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.build(key)
+        return value
+
+
+# A pillar's text, and what the document derives from the month (月破) and the day (旬空).
+_PILLAR = _Memo(_s)
+_MONTH_PILLAR = _Memo(lambda m: (_s(m), _s(FourPillars(month=m).yuepo)))
+_DAY_PILLAR = _Memo(lambda d: (_s(d), [b.value for b in xk] if (xk := FourPillars(day=d).xunkong) else None))
+
+
 def pillars_to_dict(p: FourPillars) -> dict[str, Any]:
-    return {name: _s(value) for name, value in p.items()}
+    return {"year": _PILLAR[p[0]], "month": _PILLAR[p[1]], "day": _PILLAR[p[2]], "hour": _PILLAR[p[3]]}
 
 
 def calendar_to_dict(p: FourPillars) -> dict[str, Any]:
     """`pillars`, `xunkong`, `yuepo`, and — when cast from a moment — `lunar`, `jie`, `near_jie`, `conventions`."""
-    xk = p.xunkong
-    out: dict[str, Any] = {
-        "pillars": pillars_to_dict(p),
-        "xunkong": [b.value for b in xk] if xk else None,
-        "yuepo": _s(p.yuepo),
+    pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(p)
+    return {
+        "pillars": pillars,
+        "xunkong": xunkong,
+        "yuepo": yuepo,
+        "lunar": lunar,
+        "jie": jie,
+        "near_jie": near_jie,
+        "conventions": conventions,
     }
-    ctx = p.context
-    out.update(context_to_dict(ctx))
-    return out
 
 
-def _jie(j: Jie, zone: tzinfo | None) -> dict[str, Any]:
-    try:
-        return _jie_in(j, zone)  # built once per 节 and zone
-    except TypeError:  # an unhashable zone (dateutil's tzlocal): build it afresh
-        return _jie_in.__wrapped__(j, zone)
+def _calendar(p: FourPillars) -> tuple[Any, ...]:
+    """The values of `calendar_to_dict`, in its order (`chart_to_dict` puts them in its own document)."""
+    year, month, day, hour, ctx = p
+    month_text, yuepo = _MONTH_PILLAR[month]
+    day_text, xunkong = _DAY_PILLAR[day]
+    pillars = {"year": _PILLAR[year], "month": month_text, "day": day_text, "hour": _PILLAR[hour]}
+    if ctx is None:
+        return pillars, xunkong, yuepo, None, None, None, None
+    return (pillars, xunkong, yuepo, *_context(ctx))
 
 
 @cache
 def _jie_in(j: Jie, zone: tzinfo | None) -> dict[str, Any]:
+    instant = j.instant
+    local, utc = _moment_texts(instant.astimezone(zone))
     return {
         "name": j.name,
         "month": j.month.value,
-        "utc": j.instant.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "local": j.instant.astimezone(zone).isoformat(timespec="seconds"),
+        # the instant's own wall clock (solar_terms gives instants in UTC, where the two agree)
+        "utc": utc if instant.tzinfo is timezone.utc else instant.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "local": local,
     }
+
+
+def _jies(current: Jie, following: Jie, zone: tzinfo | None) -> dict[str, Any]:
+    try:
+        return _jies_in(current, following, zone)  # built once per pair of 节 and zone
+    except TypeError:  # an unhashable zone (dateutil's tzlocal): build it afresh
+        return {"current": _jie_in.__wrapped__(current, zone), "next": _jie_in.__wrapped__(following, zone)}
+
+
+@cache
+def _jies_in(current: Jie, following: Jie, zone: tzinfo | None) -> dict[str, Any]:
+    return {"current": _jie_in(current, zone), "next": _jie_in(following, zone)}
+
+
+# Formatting a moment is the dearest part of a document's calendar: `isoformat` and `strftime`
+# cost some 10,000 instructions each, half of it for the offset. `_moment_texts` writes the
+# same texts from the moment's fields and the offset's text, found once per offset. A test
+# compares it with isoformat and strftime over many moments, zones and offsets.
+_TWO = tuple(f"{i:02d}" for i in range(100))
+
+
+def _offset_entry(offset: timedelta | None) -> tuple[str, int | None]:
+    """isoformat's text of a UTC offset, and the offset in seconds (None when not whole)."""
+    if offset is None:  # a naive moment
+        return "", None
+    text = datetime(2000, 1, 1, tzinfo=timezone(offset)).isoformat()[19:]
+    return text, None if offset.microseconds else offset.days * 86400 + offset.seconds
+
+
+_OFFSETS = _Memo(_offset_entry)  # a few offsets per run (each a timedelta under a day)
+
+
+def _moment_texts(moment: datetime) -> tuple[str, str]:
+    """`moment.isoformat(timespec="seconds")`, and the moment in UTC as `2026-12-02T02:00:00Z`
+    (strftime's `%Y-%m-%dT%H:%M:%SZ`) — for an aware moment."""
+    suffix, offset = _OFFSETS[moment.utcoffset()]
+    y = moment.year
+    if offset is None or not 1000 <= y <= 9998:
+        # the rare cases, the plain way (strftime leaves a year before 1000 unpadded, with glibc)
+        return moment.isoformat(timespec="seconds"), moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    mo, d, h, mi, sec = moment.month, moment.day, moment.hour, moment.minute, moment.second
+    two = _TWO
+    local = f"{y}-{two[mo]}-{two[d]}T{two[h]}:{two[mi]}:{two[sec]}{suffix}"
+    t = h * 3600 + mi * 60 + sec - offset  # the UTC time of day, in seconds from the local midnight
+    if not 0 <= t < 86400:  # the UTC date is the day before or after
+        u = date.fromordinal(moment.toordinal() + t // 86400)
+        y, mo, d = u.year, u.month, u.day
+        if y < 1000:
+            return local, moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        t %= 86400
+    return local, f"{y}-{two[mo]}-{two[d]}T{two[t // 3600]}:{two[t // 60 % 60]}:{two[t % 60]}Z"
 
 
 def context_to_dict(ctx: DateContext | None) -> dict[str, Any]:
     if ctx is None:
         return {"lunar": None, "jie": None, "near_jie": None, "conventions": None}
+    lunar, jie, near_jie, conventions = _context(ctx)
+    return {"lunar": lunar, "jie": jie, "near_jie": near_jie, "conventions": conventions}
+
+
+def _context(ctx: DateContext) -> tuple[Any, Any, Any, Any]:
+    moment, day_start, tz_name, tz_source, jie, next_jie = ctx
+    local, utc = _moment_texts(moment)
     near = ctx.near_jie
     lunar = ctx.lunar
-    return {
-        "lunar": None
-        if lunar is None
-        else {
-            "year": lunar.year,
-            "year_ganzhi": lunar.year_ganzhi,
-            "month": lunar.month,
-            "leap": lunar.leap,
-            "day": lunar.day,
-            "text": str(lunar),
-        },
-        "jie": {"current": _jie(ctx.jie, ctx.moment.tzinfo), "next": _jie(ctx.next_jie, ctx.moment.tzinfo)},
-        "near_jie": None if near is None else {"name": near[0].name, "seconds": round(near[1], 1)},
-        "conventions": {
-            "moment": ctx.moment.isoformat(timespec="seconds"),
-            "utc": ctx.moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "timezone": ctx.tz_name,
-            "timezone_source": ctx.tz_source,
-            "day_start": ctx.day_start,
-            "zi_hour": "子初换日 (23:00 starts the day)" if ctx.day_start == 23 else "晚子时 (the day changes at 00:00)",
+    if lunar is not None:
+        year, year_ganzhi, month, leap, day, month_name, day_name = lunar
+        lunar = {
+            "year": year,
+            "year_ganzhi": year_ganzhi,
+            "month": month,
+            "leap": leap,
+            "day": day,
+            "text": f"{year_ganzhi}年{month_name}{day_name}",  # str(lunar), without the call
+        }
+    return (
+        lunar,
+        _jies(jie, next_jie, moment.tzinfo),
+        None if near is None else {"name": near[0].name, "seconds": round(near[1], 1)},
+        {
+            "moment": local,
+            "utc": utc,
+            "timezone": tz_name,
+            "timezone_source": tz_source,
+            "day_start": day_start,
+            "zi_hour": "子初换日 (23:00 starts the day)" if day_start == 23 else "晚子时 (the day changes at 00:00)",
             "months": "月建 by the 12 节, exact instants",
         },
-    }
+    )
 
 
-@cache
-def _month(m: MonthRelation | None) -> dict[str, Any] | None:
+# The relations of a line, each with its tags (the document's `tags` of a line are those of its
+# month, day and change relations in turn; see `chart._tags`). Relations are NamedTuples of
+# enums, booleans and short strings: finitely many values, each built once.
+def _month_entry(m: MonthRelation | None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     if m is None:
-        return None
-    return {"vigour": m.vigour.value, "po": m.po, "he": m.he, "effect": m.effect}
+        return None, ()
+    return {"vigour": m.vigour.value, "po": m.po, "he": m.he, "effect": m.effect}, _tags(m, None, None, False)
 
 
-@cache
-def _day(d: DayRelation | None) -> dict[str, Any] | None:
+def _day_entry(d: DayRelation | None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     if d is None:
-        return None
+        return None, ()
     return {
         "stage": d.stage.value,
         "kong": d.kong,
@@ -113,13 +205,12 @@ def _day(d: DayRelation | None) -> dict[str, Any] | None:
         "chong": d.chong,
         "andong": d.andong,
         "ripo": d.ripo,
-    }
+    }, _tags(None, d, None, False)
 
 
-@cache
-def _change(c: ChangeRelation | None) -> dict[str, Any] | None:
+def _change_entry(c: ChangeRelation | None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     if c is None:
-        return None
+        return None, ()
     return {
         "huitou": c.huitou,
         "jin": c.jin,
@@ -130,42 +221,85 @@ def _change(c: ChangeRelation | None) -> dict[str, Any] | None:
         "jue": c.jue,
         "he": c.he,
         "chong": c.chong,
+    }, _tags(None, None, c, False)
+
+
+_MONTH = _Memo(_month_entry)
+_DAY = _Memo(_day_entry)
+_CHANGE = _Memo(_change_entry)
+
+
+# Building a dict from a literal costs an insertion per key, while copying a dict costs little
+# more than its memory: a line's dict is a copy of its line's template (the keys in the
+# document's order, with what the line alone decides), then the chart's values are set.
+def _line_templates(line: Line) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The templates of a line's dict: static, and moving."""
+    static = {
+        "position": line.position,
+        "yang": line.yang,
+        "moving": False,
+        "value": 7 if line.yang else 8,
+        **_najia(line.stem, line.branch, line.relative),
+        "spirit": None,
+        "shi": False,
+        "ying": False,
+        "hidden": None,
+        "changed": None,
+        "relations": None,
+        "tags": None,
+        "stars": None,
     }
+    return static, {**static, "moving": True, "value": 9 if line.yang else 6}
 
 
-@cache
+_LINE = _Memo(_line_templates)
+_HIDDEN_LINE = _Memo(
+    lambda hl: {**_najia(hl.stem, hl.branch, hl.relative), "fei": None, "lifted": None, "relations": None}
+)
+
+
+def _relations_entry(key: tuple[Any, Any, Any]) -> tuple[dict[str, Any], list[str]]:
+    (month, month_tags), (day, day_tags), (change, change_tags) = _MONTH[key[0]], _DAY[key[1]], _CHANGE[key[2]]
+    return {"month": month, "day": day, "change": change}, [*month_tags, *day_tags, *change_tags]
+
+
+# A line's `relations` and `tags`, by its (month, day, change) relations: a few thousand
+# combinations, most of them common to many charts.
+_RELATIONS = _Memo(_relations_entry)
+
+
 def _hidden(h: Hidden | None) -> dict[str, Any] | None:
     if h is None:
         return None
-    hl = h.line
-    return {
-        "stem": hl.stem.value,
-        "branch": hl.branch.value,
-        "element": hl.element.value,
-        "relative": hl.relative.value,
-        "fei": h.fei,
-        "lifted": h.lifted,
-        "relations": {"month": _month(h.month), "day": _day(h.day)},
-    }
+    hl, fei, month, day, lifted = h
+    out = _HIDDEN_LINE[hl].copy()
+    out["fei"] = fei
+    out["lifted"] = lifted
+    out["relations"] = {"month": _MONTH[month][0], "day": _DAY[day][0]}
+    return out
 
 
 def line_to_dict(cl: ChartLine, stars: Iterable[str] = ()) -> dict[str, Any]:
-    line = cl.line
-    return {
-        "position": line.position,
-        "yang": line.yang,
-        "moving": cl.moving,
-        "value": cl.value,
-        **_najia(line.stem, line.branch, line.relative),
-        "spirit": _s(cl.spirit),
-        "shi": cl.shi,
-        "ying": cl.ying,
-        "hidden": _hidden(cl.hidden),
-        "changed": _changed_line(cl.changed),
-        "relations": _relations(cl.month, cl.day, cl.change),
-        "tags": _tags(cl),
-        "stars": list(stars),
-    }
+    line, moving, value, spirit, shi, ying, hidden, changed, month, day, change = cl
+    out = _LINE[line][moving is True].copy()
+    # what a line built by hand (not by build_chart) may say otherwise than its template
+    if moving is not True and moving is not False:
+        out["moving"] = moving
+    if value != out["value"]:
+        out["value"] = value
+    if spirit is not None:
+        out["spirit"] = spirit._value_  # _value_: .value is a Python-level property
+    if shi is not False:
+        out["shi"] = shi
+    if ying is not False:
+        out["ying"] = ying
+    if hidden is not None:
+        out["hidden"] = _hidden(hidden)
+    if changed is not None:
+        out["changed"] = _CHANGED[changed]
+    out["relations"], out["tags"] = _RELATIONS[month, day, change]
+    out["stars"] = list(stars)
+    return out
 
 
 @cache
@@ -173,28 +307,13 @@ def _najia(stem: Stem, branch: Branch, relative: Relative) -> dict[str, str]:
     return {"stem": stem.value, "branch": branch.value, "element": branch.element.value, "relative": relative.value}
 
 
-@cache
 def _changed_line(ch: ChangedLine | None) -> dict[str, Any] | None:
     if ch is None:
         return None
     return {"yang": ch.yang, **_najia(ch.stem, ch.branch, ch.relative)}
 
 
-@cache
-def _relations(m: MonthRelation | None, d: DayRelation | None, c: ChangeRelation | None) -> dict[str, Any]:
-    return {"month": _month(m), "day": _day(d), "change": _change(c)}
-
-
-_TAGS: dict[tuple[Any, ...], list[str]] = {}
-
-
-def _tags(cl: ChartLine) -> list[str]:
-    """The line's tags, built once per combination of relations."""
-    key = (cl.month, cl.day, cl.change, cl.moving)
-    tags = _TAGS.get(key)
-    if tags is None:
-        tags = _TAGS[key] = list(cl.tags())
-    return tags
+_CHANGED = _Memo(_changed_line)
 
 
 @cache
@@ -256,23 +375,31 @@ def _changed(cast: Cast) -> dict[str, Any] | None:
     ch = cast.changed
     if ch is None:
         return None
-    palace = cast.hexagram.palace_element
+    h, moving = cast
     return {
         **_hexagram_head(ch),
-        "relatives_against": cast.hexagram.palace.value,
-        "lines": [
-            {
-                "position": line.position,
-                "yang": line.yang,
-                "moving": line.position in cast.moving,
-                "stem": line.stem.value,
-                "branch": line.branch.value,
-                "element": line.element.value,
-                "relative": Relative.of(line.element, palace).value,
-            }
-            for line in ch.lines
-        ],
+        "relatives_against": h.palace.value,
+        "lines": [moves if static["position"] in moving else static for static, moves in _changed_lines(ch, h.palace_element)],
     }
+
+
+@cache
+def _changed_lines(ch: Hexagram, palace: Element) -> tuple[tuple[dict[str, Any], dict[str, Any]], ...]:
+    """The lines of a 之卦 against a palace, each static and moving (one cast has 4096 of these
+    combinations, a 之卦 and palace 64 × 5)."""
+    out = []
+    for line in ch.lines:
+        static = {
+            "position": line.position,
+            "yang": line.yang,
+            "moving": False,
+            "stem": line.stem.value,
+            "branch": line.branch.value,
+            "element": line.element.value,
+            "relative": Relative.of(line.element, palace).value,
+        }
+        out.append((static, {**static, "moving": True}))
+    return tuple(out)
 
 
 def chart_to_dict(
@@ -285,26 +412,41 @@ def chart_to_dict(
 ) -> dict[str, Any]:
     """The document of `yimao cast --json`; `stars` is a list of dicts, or that list already
     encoded (see `pipeline.document`)."""
+    cast, pillars, lines, features, school = chart
     line_stars = line_stars or {}
-    cal = calendar_to_dict(chart.pillars)
-    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "cast": _cast(chart.cast)}
-    doc.update(cal)
-    doc["earth_school"] = chart.school.value
-    doc["hexagram"] = {
-        **_hexagram_head(chart.hexagram),
-        "features": list(chart.features),
-        "lines": [line_to_dict(cl, line_stars.get(cl.position, ())) for cl in chart.lines],
+    pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
+    cast_part, changed_part = _CAST_PARTS[cast]
+    hexagram = _HEXAGRAM[cast.hexagram].copy()
+    hexagram["features"] = list(features)
+    hexagram["lines"] = [line_to_dict(cl, line_stars.get(cl.line.position, ())) for cl in lines]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "cast": cast_part,
+        "pillars": pillars,
+        "xunkong": xunkong,
+        "yuepo": yuepo,
+        "lunar": lunar,
+        "jie": jie,
+        "near_jie": near_jie,
+        "conventions": conventions,
+        "earth_school": school._value_,
+        "hexagram": hexagram,
+        "changed_hexagram": changed_part,
+        "use": dict(use) if use is not None else None,
+        "findings": findings if findings is not None else [],
+        "stars": stars if stars is not None else [],
     }
-    doc["changed_hexagram"] = changed_to_dict(chart)
-    doc["use"] = dict(use) if use is not None else None
-    doc["findings"] = findings if findings is not None else []
-    doc["stars"] = stars if stars is not None else []
-    return doc
 
 
 @cache
 def _cast(cast: Cast) -> dict[str, Any]:
     return {"spec": cast.spec(), "coins": cast.coins(), "moving": sorted(cast.moving)}
+
+
+# A document's `cast` and `changed_hexagram`, one lookup per cast (4096 of them); and the
+# template of its `hexagram`, the head with `features` and `lines` to fill in.
+_CAST_PARTS = _Memo(lambda cast: (_cast(cast), _changed(cast)))
+_HEXAGRAM = _Memo(lambda h: {**_hexagram_head(h), "features": None, "lines": None})
 
 
 def traditional(doc: Any) -> Any:
