@@ -7,12 +7,13 @@ chart line by line, as the rules once did, and build every value afresh.
 
 from __future__ import annotations
 
+from yimao.analysis import juhui as juhui_module
 from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, Member, TEXT_DICTS
-from yimao.analysis.juhui import ROLES
+from yimao.analysis.juhui import ROLES, juhui
 from yimao.analysis.run import analyse
 from yimao.chart import Source, build_chart, resolve_use
-from yimao.ganzhi import BRANCHES, CYCLE, EarthSchool
-from yimao.hexagram import all_casts
+from yimao.ganzhi import BRANCHES, CYCLE, SANHE, EarthSchool, Element, changsheng
+from yimao.hexagram import HEXAGRAMS, all_casts
 from yimao.pillars import FourPillars
 from yimao.texts import QUOTE_DICTS, Quote, quote
 
@@ -91,3 +92,98 @@ def test_finding_to_dict_matches_a_fresh_build():
             assert d == _to_dict(f)
             assert type(d["lines"]) is list and type(d["members"]) is list and type(d["text"]) is list
     assert all(v == tuple(q.to_dict() for q in k) for k, v in TEXT_DICTS.items())
+
+
+# -- 局会 ------------------------------------------------------------------------------------
+
+
+def _juhui_reference(chart, use):
+    """Which 局 yield a finding, and from what: every entry of every branch in chart order
+    (日, 月, then per line: the line, its 变爻, its lifted 伏神), with the type of its source and
+    whether it is sound, 空, 破 — the walk juhui once made for every chart."""
+    p = chart.pillars
+    entries: dict = {}
+    if p.day_branch is not None:
+        entries.setdefault(p.day_branch, []).append((Source.RI, None, True, False, False))
+    if p.month_branch is not None:
+        entries.setdefault(p.month_branch, []).append((Source.YUE, None, True, False, False))
+    for cl in chart.lines:
+        k = cl.day is not None and cl.day.kong is True
+        b = cl.month is not None and cl.month.po is True
+        src = Source.DONGYAO if cl.moving else Source.JINGYAO
+        entries.setdefault(cl.branch, []).append((src, cl.position, not (k or b), k, b))
+        if cl.changed is not None:
+            k, b = cl.change.kong is True, cl.change.po is True
+            entries.setdefault(cl.changed.branch, []).append((Source.BIANYAO, cl.position, not (k or b), k, b))
+        h = cl.hidden
+        if h is not None and h.lifted:
+            k = h.day is not None and h.day.kong is True
+            b = h.month is not None and h.month.po is True
+            entries.setdefault(h.line.branch, []).append((Source.FUSHEN, cl.position, not (k or b), k, b))
+    active = {Source.DONGYAO, Source.BIANYAO, Source.FUSHEN}
+    riyue = {p.day_branch, p.month_branch} - {None}
+    out = {}
+    for e in (Element.MU, Element.HUO, Element.JIN, Element.SHUI):
+        trio = SANHE[e]
+        present = [b in entries for b in trio]
+        n_active = sum(any(x[0] in active for x in entries.get(b, ())) for b in trio)
+        hung = any(b in riyue for b in trio)
+        if sum(present) < 2 or (hung and (n_active == 0 or (n_active < 2 and sum(present) < 3))) or (not hung and n_active < 3):
+            continue
+        kinds = []
+        for b in trio:
+            srcs = {x[0] for x in entries.get(b, ())}
+            best = next((s for s in (Source.DONGYAO, Source.BIANYAO, Source.FUSHEN) if s in srcs), None)
+            kinds.append(best)
+        kind = "变会" if Source.BIANYAO in kinds else "伏会" if Source.FUSHEN in kinds else "动会"
+        members = [(b, x[0], x[1], role) for b, role in zip(trio, ROLES) for x in entries.get(b, ())]
+        sound = {role: any(x[2] for x in entries.get(b, ())) for b, role in zip(trio, ROLES)}
+        zhen = any(
+            cl.hidden is not None and cl.hidden.lifted and cl.hidden.line.branch in trio
+            and cl.branch is changsheng(cl.hidden.line.branch.element, chart.school)
+            for cl in chart.lines
+        )
+        lines = sorted({m[2] for m in members if m[2] is not None})
+        damage = []
+        for b, role in zip(trio, ROLES):
+            if sound[role]:
+                continue
+            es = entries.get(b, ())
+            if not es:
+                damage.append(f"{role}神{b.value}不现")
+            else:
+                kong = "旬空" if any(x[3] for x in es) else ""
+                po = "月破" if any(x[4] for x in es) else ""
+                damage.append(f"{role}神{b.value}{kong}{po}")
+        out[e] = (kind, members, dict(zip(ROLES, present)), sound, zhen, lines, damage)
+    return out
+
+
+def test_juhui_against_the_line_by_line_walk():
+    seen = set()
+    for chart, use in _charts():
+        found = {f.element: f for f in juhui(chart, use)}
+        expected = _juhui_reference(chart, use)
+        assert set(found) == set(expected), chart.cast.spec()
+        for e, (kind, members, present, sound, zhen, lines, damage) in expected.items():
+            f = found[e]
+            assert f.kind == kind
+            assert [tuple(m) for m in f.members] == members
+            assert f.details["present"] == present and f.details["sound"] == sound
+            assert f.details.get("zhen", False) is zhen
+            assert list(f.lines) == lines
+            assert [r for r in f.reasons if r.endswith(("不现", "旬空", "月破", "旬空月破"))] == damage
+            seen.add((kind, f.holds, zhen))
+    assert len(seen) >= 8  # the sweep meets every type, formed and not, 伏得生 or not
+
+
+def test_role_tables():
+    # every branch has one role bit, in its own 局's block
+    bits = juhui_module._P
+    assert sorted(bits) == [1 << (9 * j + r) for j in range(4) for r in range(3)]
+    for h in HEXAGRAMS:
+        x, line_at, hidden_at, _active, _templates = juhui_module._hexagram_roles(h)
+        for b in BRANCHES:
+            assert line_at[b.index] == sum(1 << ln.position for ln in h.lines if ln.branch is b)
+            assert hidden_at[b.index] == sum(1 << hl.position for hl in h.hidden if hl.branch is b)
+            assert bool(x & bits[b.index]) == any(ln.branch is b for ln in h.lines)
