@@ -7,13 +7,16 @@ chart line by line, as the rules once did, and build every value afresh.
 
 from __future__ import annotations
 
+import pytest
+
 from yimao.analysis import juhui as juhui_module
 from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, Member, TEXT_DICTS
 from yimao.analysis.juhui import ROLES, juhui
 from yimao.analysis.run import analyse
+from yimao.analysis.xing import Scope, targets
 from yimao.chart import Source, build_chart, resolve_use
 from yimao.ganzhi import BRANCHES, CYCLE, SANHE, EarthSchool, Element, changsheng
-from yimao.hexagram import HEXAGRAMS, all_casts
+from yimao.hexagram import HEXAGRAMS, Relative, all_casts
 from yimao.pillars import FourPillars
 from yimao.texts import QUOTE_DICTS, Quote, quote
 
@@ -187,3 +190,51 @@ def test_role_tables():
             assert line_at[b.index] == sum(1 << ln.position for ln in h.lines if ln.branch is b)
             assert hidden_at[b.index] == sum(1 << hl.position for hl in h.hidden if hl.branch is b)
             assert bool(x & bits[b.index]) == any(ln.branch is b for ln in h.lines)
+
+
+# -- the targets of 三刑, 墓开, 六害 -----------------------------------------------------------
+
+
+def test_targets_and_sources_against_the_lines():
+    for chart, use in _charts(step=3):
+        sc = Scope(chart, use)
+        shi = chart.shi_line
+        want = []
+        if use is not None and use.positions:
+            want += [(chart.lines[p - 1].branch, "用/世" if chart.lines[p - 1].shi else "用") for p in use.positions]
+        elif use is not None:
+            want += [(chart.lines[p - 1].hidden.line.branch, "用") for p in use.hidden_positions]
+        if use is None or shi.position not in use.positions:
+            want.append((shi.branch, "世"))
+        assert [(t.branch, t.role) for t in targets(chart, use)] == want
+        base = [(chart.pillars.day_branch, Source.RI, None), (chart.pillars.month_branch, Source.YUE, None)]
+        base = [a for a in base if a[0] is not None]
+        base += [(cl.branch, Source.DONGYAO, cl.position) for cl in chart.lines if cl.moving]
+        for t, acts, (tm, relative, hits, _notes, head) in zip(sc.targets, sc.acts, sc.per_target):
+            if t.source is Source.DONGYAO:
+                own = chart.lines[t.position - 1]
+                expect = [a for a in base if a[2] != t.position] + [(own.changed.branch, Source.BIANYAO, t.position)]
+            else:
+                expect = base
+            assert list(acts) == expect
+            by_branch: dict = {}
+            for a in expect:
+                by_branch.setdefault(a[0], []).append(a)
+            assert hits == by_branch
+            assert tuple(tm) == (t.branch, t.source, t.position, t.role) and relative is t.relative
+            assert head == {"target": t.role, "hidden": t.hidden, "position": t.position, "branch": t.branch.value}
+
+
+@pytest.mark.parametrize("h", HEXAGRAMS)
+def test_shi_danger_by_hexagram(h):
+    from yimao.analysis.xing import _shi_danger
+
+    chart = build_chart(next(c for c in CASTS if c.hexagram is h))
+    shi = chart.shi_line
+    topics = []
+    if shi.relative is Relative.XIONGDI and any(cl.relative is Relative.GUANGUI for cl in chart.lines):
+        topics.append("讼")
+    five = chart.lines[4]
+    if not five.shi and five.element.overcomes is shi.element:
+        topics.append("疏")
+    assert [d["topic"] for d in _shi_danger(chart, shi)] == topics

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member, new_finding, new_member
-from yimao.analysis.xing import Act, Scope, Target, lines_of
+from yimao.analysis.finding import Finding, Member, new_finding, MEMBERS as _M
+from yimao.analysis.xing import Act, Scope, lines_of
 from yimao.chart import Chart, ChartLine, Source, Use
+from yimao.hexagram import Relative
 from yimao.ganzhi import BRANCHES, Branch, element_relation
 from yimao.texts import quote
 
@@ -53,15 +54,16 @@ def liuhai_findings(chart: Chart, use: Use | None = None, scope: Scope | None = 
     sy = _shi_ying(sc.shi, sc.ying)
     if sy is not None:
         out.append(sy)
-    for t, hits, notes, tm, head in sc.per_target:
-        f = _on(t, tm, head, hits, notes)
-        if f is not None:
-            out.append(f)
+    for tm, relative, hits, notes, head in sc.per_target:
+        bi = tm[0].index
+        by = hits.get(_HAI[bi])  # a branch has exactly one 害 partner
+        if by is not None:
+            out.append(_on(tm, relative, head, by, notes, bi))
     return tuple(out)
 
 
 def _line_member(cl: ChartLine, role: str) -> Member:
-    return Member(cl.line.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.line.position, role)
+    return _M[(cl.line.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.line.position, role)]
 
 
 def shi_ying(chart: Chart) -> Finding | None:
@@ -101,25 +103,22 @@ _HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
 _HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
 
 
-def _on(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
-    bi = t.branch.index
-    other = _HAI[bi]  # a branch has exactly one 害 partner
-    by = hits.get(other)
-    if by is None:
-        return None
+def _on(tm: Member, relative: Relative, head: dict[str, Any], by: list[Act], notes: tuple[str, ...], bi: int) -> Finding:
+    """The 害 on a target (`tm`) by the sources `by` of its partner branch."""
+    b, _source, position, role = tm
     kind = _HAI_KIND[bi]
     d = _HAI_DIRECTION[bi]
-    ov, role = _BV[other.index], t.role
+    ov = _BV[_HAI[bi].index]
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         kind,
-        t.branch.element,
-        t.relative,
-        lines_of(t.position, by),
-        (tm, *[new_member(a + ("害",)) for a in by]),
+        b.element,
+        relative,
+        lines_of(position, by),
+        (tm, *[_M[a + ("害",)] for a in by]),
         (*[f"{a[1]._value_}{ov}害{role}" for a in by], d, *notes),
-        (Q_LAW, _DIRECTION_TEXT[d], Q_USE),
+        _ON_TEXT[d],
         {
             **head,  # target, hidden, position, branch
             "direction": d,
@@ -128,6 +127,9 @@ def _on(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act
             "severity": list(_WEIGHT),
         },
     ))
+
+
+_ON_TEXT = {d: (Q_LAW, q, Q_USE) for d, q in _DIRECTION_TEXT.items()}
 
 
 __all__ = ["RULE", "kind_of", "liuhai_findings", "shi_ying"]
