@@ -14,6 +14,7 @@ from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, Member, TEXT_DICTS
 from yimao.analysis.juhui import ROLES, juhui
 from yimao.analysis.run import analyse
 from yimao.analysis.xing import Scope, targets
+from yimao.analysis.zhugui import _ghost_positions
 from yimao.chart import Source, build_chart, resolve_use
 from yimao.ganzhi import BRANCHES, CYCLE, SANHE, EarthSchool, Element, changsheng
 from yimao.hexagram import HEXAGRAMS, Relative, all_casts
@@ -192,7 +193,7 @@ def test_role_tables():
             assert bool(x & bits[b.index]) == any(ln.branch is b for ln in h.lines)
 
 
-# -- the targets of 三刑, 墓开, 六害 -----------------------------------------------------------
+# -- the targets of 三刑, 墓开, 六害; 助鬼伤身 -----------------------------------------------------
 
 
 def test_targets_and_sources_against_the_lines():
@@ -223,6 +224,12 @@ def test_targets_and_sources_against_the_lines():
             assert hits == by_branch
             assert tuple(tm) == (t.branch, t.source, t.position, t.role) and relative is t.relative
             assert head == {"target": t.role, "hidden": t.hidden, "position": t.position, "branch": t.branch.value}
+
+
+def test_ghost_positions():
+    for h in HEXAGRAMS:
+        expect = tuple(ln.position for ln in h.lines if ln.relative is Relative.GUANGUI and ln.position != h.shi)
+        assert _ghost_positions(h) == expect
 
 
 @pytest.mark.parametrize("h", HEXAGRAMS)

@@ -11,12 +11,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding, new_member, reading
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding, MEMBERS as _M, reading
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import Branch, EarthSchool, Element, changsheng, is_true_changsheng
-from yimao.hexagram import Relative
-from yimao.pillars import branch_of
+from yimao.ganzhi import Branch, EarthSchool, Element, GanZhi, changsheng, is_true_changsheng
+from yimao.hexagram import Hexagram, Relative
 from yimao.texts import Quote, quote
 
 RULE = "助鬼伤身"
@@ -92,24 +91,24 @@ _POSITION_REASONS = ("长生临岁", "长生临月", "长生临动爻", "长生�
 def _elsewhere(chart: Chart, cs: Branch, month: Branch | None) -> tuple[tuple[str, Member | None], ...]:
     """Where the 长生 stands other than the day: 岁, 月, a moving line, a 变爻 (临于岁月动变之位者则非)."""
     out: list[tuple[str, Member | None]] = []
-    if branch_of(chart.pillars.year) is cs:
+    y = chart.pillars.year
+    if (y.branch if y.__class__ is GanZhi else y) is cs:
         out.append(("长生临岁", None))  # the year is no Source of the chart: a reason, not a member
     if month is cs:
-        out.append(("长生临月", Member(cs, Source.YUE, None, "长生")))
+        out.append(("长生临月", _M[(cs, Source.YUE, None, "长生")]))
     for cl in chart.lines:
         if cl.moving and cl.line.branch is cs:
-            out.append(("长生临动爻", Member(cs, Source.DONGYAO, cl.line.position, "长生")))
+            out.append(("长生临动爻", _M[(cs, Source.DONGYAO, cl.line.position, "长生")]))
         if cl.changed is not None and cl.changed.branch is cs:
-            out.append(("长生临变爻", Member(cs, Source.BIANYAO, cl.line.position, "长生")))
+            out.append(("长生临变爻", _M[(cs, Source.BIANYAO, cl.line.position, "长生")]))
     return tuple(out)
 
 
-def _shared_checks(chart: Chart, e: Element, shi: ChartLine, day: Branch | None, month: Branch | None):
+def _shared_checks(chart: Chart, ghost: _Ghost, shi: ChartLine, day: Branch | None, month: Branch | None):
     """The checks of RULES §1.2 that every 鬼 passes or fails alike, as they all have the element
     that 克 the palace: (score, failing reasons, informative, extra members)."""
-    school = chart.school
+    e, cs, true, _cs_value = ghost
     ke = e.overcomes is shi.line.branch.element
-    cs = changsheng(e, school)
     reasons: list[str] = []
     extra: list[Member] = []
     score = 0
@@ -120,9 +119,7 @@ def _shared_checks(chart: Chart, e: Element, shi: ChartLine, day: Branch | None,
     if day is None:
         reasons.append(_NO_DAY)
         return score, reasons, ke, extra
-    at_day = day is cs
-    true = is_true_changsheng(e, school)
-    if at_day:
+    if day is cs:
         score += 1
         if true:
             score += 1
@@ -160,11 +157,22 @@ def _judge(g: ChartLine, shared, day: Branch | None):
     return score, reasons, informative, extra
 
 
+# The palace's 官鬼 (the element that 克 the palace) and its 长生: (element, 长生, 真生?, the 长生's name).
+_Ghost = tuple[Element, Branch, bool, str]
+
+
 @cache
-def _ghost_true_changsheng(palace: Element, school: EarthSchool) -> Branch | None:
-    """The 长生 of the palace's 官鬼 (the element that 克 the palace) when it is a true one."""
-    ghost = palace.overcome_by
-    return changsheng(ghost, school) if is_true_changsheng(ghost, school) else None
+def _ghost_of(palace: Element, school: EarthSchool) -> _Ghost:
+    e = palace.overcome_by
+    cs = changsheng(e, school)
+    return e, cs, is_true_changsheng(e, school), cs._value_
+
+
+@cache
+def _ghost_positions(h: Hexagram) -> tuple[int, ...]:
+    """The positions of a hexagram's 官鬼 lines but the 世 (a 鬼 on the 世 does not 克 it)."""
+    shi = h.generation.shi
+    return tuple(ln.position for ln in h.lines if ln.relative is Relative.GUANGUI and ln.position != shi)
 
 
 def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
@@ -172,13 +180,20 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     sc = scope if scope is not None else Scope(chart, use)
     shi = sc.shi
     day = sc.day
-    # 鬼不克世: worth a word only when the day is the 鬼's true 长生 (it got that far)
-    if shi.line.relative is not Relative.XIONGDI and (day is None or day is not _ghost_true_changsheng(sc.palace, chart.school)):
+    # 鬼不克世 (the 世 is not 兄弟): worth a word only when the day is the 鬼's true 长生 (it got that far)
+    if shi.line.relative is not Relative.XIONGDI:
+        if day is None:
+            return ()
+        _e, cs, true, _v = _ghost_of(sc.palace, chart.school)
+        if day is not cs or not true:
+            return ()
+    at = _ghost_positions(chart.cast.hexagram)
+    if not at:
         return ()
-    ghosts = [cl for cl in chart.lines if cl.line.relative is Relative.GUANGUI and not cl.shi]
-    if not ghosts:
-        return ()
-    shared = _shared_checks(chart, ghosts[0].line.branch.element, shi, day, sc.month)
+    lines = chart.lines
+    ghosts = [lines[p - 1] for p in at]
+    ghost = _ghost_of(sc.palace, chart.school)
+    shared = _shared_checks(chart, ghost, shi, day, sc.month)
     judged = [(g, *_judge(g, shared, day)) for g in ghosts]
     shi_strong = shi.month is not None and shi.month.vigour.strong
     qualifying = [g for g, _s, reasons, _i, _x in judged if not reasons]
@@ -209,7 +224,7 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
         reasons.append("世旺相")
     gs = [g for g, _r, _x in chosen]
     members = _members(gs, shi, day) + tuple(extra)
-    e = gs[0].element
+    e, _cs, true, cs_value = ghost
     return (
         new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
@@ -222,8 +237,8 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
             tuple(reasons) + tuple(notes),
             _text_of(tuple(reasons)),
             {
-                "changsheng": changsheng(e, chart.school).value,
-                "true_changsheng": is_true_changsheng(e, chart.school),
+                "changsheng": cs_value,
+                "true_changsheng": true,
                 "ghosts": [_ghost(g) for g in gs],
                 "shi": _shi(shi),
             },
@@ -254,7 +269,7 @@ def _finding(
     e = qualifying[0].element
     members = _members(qualifying, shi, day)
     lines = _lines(qualifying, shi)
-    base = {"changsheng": day.value, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
+    base = {"changsheng": day._value_, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
     if shi_strong:
         # 弗能伤: everything else holds, the 世 is 旺相 in the month.
         return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
@@ -272,8 +287,8 @@ def _finding(
     verdict, verdict_text = _verdict(chart, use)
     spirits = []
     for g in qualifying:
-        if g.spirit is not None and g.spirit.value in _SPIRIT_READING:
-            spirits.append({"position": g.position, "spirit": g.spirit.value, "reading": _SPIRIT_READING[g.spirit.value]})
+        if g.spirit is not None and g.spirit._value_ in _SPIRIT_READING:
+            spirits.append({"position": g.position, "spirit": g.spirit._value_, "reading": _SPIRIT_READING[g.spirit._value_]})
     details: dict[str, Any] = {
         **base,
         "use": use.spec if use is not None else None,
@@ -313,10 +328,10 @@ def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:
 def _members(ghosts: list[ChartLine], shi: ChartLine, day: Branch | None) -> tuple[Member, ...]:
     out = []
     if day is not None:
-        out.append(new_member((day, Source.RI, None, "日")))
+        out.append(_M[(day, Source.RI, None, "日")])
     for g in (*ghosts, shi):
         ln = g.line
-        out.append(new_member((ln.branch, Source.DONGYAO if g.moving else Source.JINGYAO, ln.position, "世" if g is shi else "鬼")))
+        out.append(_M[(ln.branch, Source.DONGYAO if g.moving else Source.JINGYAO, ln.position, "世" if g is shi else "鬼")])
     return tuple(out)
 
 
