@@ -221,7 +221,7 @@ def test_targets_and_sources_against_the_lines():
             by_branch: dict = {}
             for a in expect:
                 by_branch.setdefault(a[0], []).append(a)
-            assert hits == by_branch
+            assert hits == {b: tuple(v) for b, v in by_branch.items()}
             assert tuple(tm) == (t.branch, t.source, t.position, t.role) and relative is t.relative
             assert head == {"target": t.role, "hidden": t.hidden, "position": t.position, "branch": t.branch.value}
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member, new_finding, MEMBERS as _M
-from yimao.analysis.xing import Act, Scope, lines_of
+from yimao.analysis.finding import MEMBERS as _M
+from yimao.analysis.finding import Finding, Member, new_finding
+from yimao.analysis.xing import Act, Scope, as_role, lines_of, reason
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.hexagram import Relative
 from yimao.ganzhi import BRANCHES, Branch, element_relation
+from yimao.hexagram import Relative
 from yimao.texts import quote
 
 RULE = "六害"
@@ -51,9 +52,9 @@ def liuhai_findings(chart: Chart, use: Use | None = None, scope: Scope | None = 
     """世应相害 (always), then the 害 on each target (the 用神, else its 伏神; and the 世)."""
     out: list[Finding] = []
     sc = scope if scope is not None else Scope(chart, use)
-    sy = _shi_ying(sc.shi, sc.ying)
-    if sy is not None:
-        out.append(sy)
+    shi, ying = sc.shi, sc.ying
+    if _HAI[shi.line.branch.index] is ying.line.branch:  # only 姤, 恒, 小畜, 益
+        out.append(_shi_ying(shi, ying))
     for tm, relative, hits, notes, head in sc.per_target:
         bi = tm[0].index
         by = hits.get(_HAI[bi])  # a branch has exactly one 害 partner
@@ -96,19 +97,17 @@ def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
     ))
 
 
-_BV = tuple(b.value for b in BRANCHES)
 # Per branch (by index): its 害 partner (the indices sum to 7), and how that partner stands to it.
 _HAI = tuple(BRANCHES[(7 - b.index) % 12] for b in BRANCHES)
 _HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
 _HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
 
 
-def _on(tm: Member, relative: Relative, head: dict[str, Any], by: list[Act], notes: tuple[str, ...], bi: int) -> Finding:
+def _on(tm: Member, relative: Relative, head: dict[str, Any], by: tuple[Act, ...], notes: tuple[str, ...], bi: int) -> Finding:
     """The 害 on a target (`tm`) by the sources `by` of its partner branch."""
     b, _source, position, role = tm
     kind = _HAI_KIND[bi]
     d = _HAI_DIRECTION[bi]
-    ov = _BV[_HAI[bi].index]
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
@@ -116,8 +115,8 @@ def _on(tm: Member, relative: Relative, head: dict[str, Any], by: list[Act], not
         b.element,
         relative,
         lines_of(position, by),
-        (tm, *[_M[a + ("害",)] for a in by]),
-        (*[f"{a[1]._value_}{ov}害{role}" for a in by], d, *notes),
+        (tm, *map(_AS_HAI, by)),
+        (*map(_HAI_REASON[role], by), d, *notes),
         _ON_TEXT[d],
         {
             **head,  # target, hidden, position, branch
@@ -130,6 +129,8 @@ def _on(tm: Member, relative: Relative, head: dict[str, Any], by: list[Act], not
 
 
 _ON_TEXT = {d: (Q_LAW, q, Q_USE) for d, q in _DIRECTION_TEXT.items()}
+_AS_HAI = as_role("害")
+_HAI_REASON = {role: reason("{source}{branch}害" + role) for role in ("用", "世", "用/世")}  # by the target's role
 
 
 __all__ = ["RULE", "kind_of", "liuhai_findings", "shi_ying"]

@@ -8,14 +8,15 @@ the hexagram as a whole.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any, NamedTuple
 
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding, MEMBERS as _M, reading
+from yimao.analysis.finding import MEMBERS as _M
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding, reading
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, Element, GanZhi, tomb
 from yimao.hexagram import Hexagram, Relative
-from yimao.pillars import branch_of, stem_of
 from yimao.texts import Quote, quote
 
 RULE = "三刑"
@@ -32,6 +33,36 @@ NO_MONTH = "未给月建，月建不参"
 Act = tuple[Branch, Source, "int | None"]
 
 _RI, _YUE, _DONG, _JING, _BIAN, _FU = Source.RI, Source.YUE, Source.DONGYAO, Source.JINGYAO, Source.BIANYAO, Source.FUSHEN
+
+
+class ByAct(dict):
+    """A value made from each act (branch, source, position) by `make`, made once, then shared.
+
+    The rules turn a finding's acts into members and reasons with `map(BY_ACT.__getitem__,
+    acts)`: a loop in C over one lookup each, where a comprehension costs a Python frame and a
+    tuple or an f-string per act. Bounded by construction: 12 branches × 6 sources × 7 positions.
+    """
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[Act], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, a: Act) -> Any:
+        v = self[a] = self.make(a)
+        return v
+
+
+def as_role(role: str) -> Callable[[Act], Member]:
+    """act → its member in `role` (interned, see MEMBERS)."""
+    return ByAct(lambda a: _M[(*a, role)]).__getitem__
+
+
+def reason(template: str) -> Callable[[Act], str]:
+    """act → `template` filled with its source and branch ({source}{branch}刑世 …)."""
+    return ByAct(lambda a: template.format(source=a[1]._value_, branch=a[0]._value_)).__getitem__
+
 
 
 class Target(NamedTuple):
@@ -63,7 +94,7 @@ class Scope:
 
     __slots__ = (
         "chart", "day", "month", "stemless", "palace", "shi", "ying",
-        "per_target", "base", "base_hits", "changes",
+        "moving", "per_target", "base_hits", "changes",
     )  # fmt: skip
 
     def __init__(self, chart: Chart, use: Use | None) -> None:
@@ -80,49 +111,39 @@ class Scope:
         m = pl.month
         self.month = month = m.branch if m.__class__ is GanZhi else m
         h = chart.cast.hexagram
-        self.palace = h.palace.element
+        palace, shi_at, ying_at, facts = _hexagram_facts(h)
+        self.palace = palace
         lines = chart.lines
-        shi_at = h.generation.shi  # Chart.shi_line and ying_line without their property calls
-        self.shi = shi = lines[shi_at - 1]
-        self.ying = lines[(shi_at + 2) % 6]
-        # 日, 月, the moving lines: what acts on every target (but a moving line on itself); the
-        # same grouped by branch, so that each rule looks up the few branches it cares about
-        base: list[Act] = []
-        base_hits: dict[Branch, list[Act]] = {}
+        self.shi = shi = lines[shi_at]  # Chart.shi_line and ying_line without their property calls
+        self.ying = lines[ying_at]
+        # 日, 月, the moving lines — what acts on every target (but a moving line on itself) —
+        # grouped by branch, so that each rule looks up the few branches it cares about
+        base_hits: dict[Branch, tuple[Act, ...]] = {}
         if day is not None:
-            a = (day, _RI, None)
-            base.append(a)
-            base_hits[day] = [a]
+            base_hits[day] = (_RI_ACTS[day.index],)
         if month is not None:
-            a = (month, _YUE, None)
-            base.append(a)
-            if month in base_hits:
-                base_hits[month].append(a)
-            else:
-                base_hits[month] = [a]
+            a = _YUE_ACTS[month.index]
+            base_hits[month] = (*base_hits[month], a) if month in base_hits else (a,)
+        mv = 0  # the moving positions, as bits
         changes: list[Act | None] = [None] * 7  # by position: the 变爻 of each moving line
         for cl in lines:
             if cl.moving:
-                ln = cl.line
-                p = ln.position
-                b = ln.branch
-                a = (b, _DONG, p)
-                base.append(a)
-                if b in base_hits:
-                    base_hits[b].append(a)
-                else:
-                    base_hits[b] = [a]
+                p = cl.line.position
+                mv |= 1 << p
+                a = facts[p][0]
+                b = a[0]
+                base_hits[b] = (*base_hits[b], a) if b in base_hits else (a,)
                 chl = cl.changed
                 if chl is not None:
-                    changes[p] = (chl.branch, _BIAN, p)
-        self.base: tuple[Act, ...] = tuple(base)
+                    changes[p] = _BIAN_ACTS[p][chl.branch.index]
         self.base_hits = base_hits
-        self.changes: tuple[Act | None, ...] = tuple(changes)
+        self.moving = mv
+        self.changes = changes  # never changed once built
 
         # The targets: the 用神's lines, else its 伏神; and the 世 as well, unless it is a 用 line
         # already ("身命，谓世及用爻遇之", "克害重用爻世爻"). Per target, what its findings are made
         # of: the target as a member (its branch, source, position, role); its 六亲; the sources
-        # acting on it, by branch (the lists are shared: never changed); its notes; the details
+        # acting on it, by branch (the dicts are shared: never changed); its notes; the details
         # every finding on it starts with (shared too: the rules copy it).
         no_day, no_month = day is None, month is None
         notes = _NOTES[no_day][no_month]  # the notes of the visible targets
@@ -131,7 +152,7 @@ class Scope:
             if use.positions:
                 for p in use.positions:
                     cl = lines[p - 1]
-                    per_target.append(self._visible(cl, "用/世" if cl.shi else "用", notes))
+                    per_target.append(self._visible(cl, facts[p], 2 if cl.shi else 0, notes))
             elif use.hidden_positions:
                 fu_notes = _HIDDEN_NOTES[no_day][no_month]
                 for p in use.hidden_positions:
@@ -142,24 +163,36 @@ class Scope:
                         per_target.append((tm, hl.relative, base_hits, fu_notes, head))
             else:
                 notes = _ABSENT_NOTES[no_day][no_month]
-            if shi.line.position not in use.positions:
-                per_target.append(self._visible(shi, "世", notes))
+            if shi_at + 1 not in use.positions:
+                per_target.append(self._visible(shi, facts[shi_at + 1], 1, notes))
         else:
-            per_target.append(self._visible(shi, "世", notes))
-        self.per_target: tuple[tuple[Member, Relative, dict[Branch, list[Act]], tuple[str, ...], dict[str, Any]], ...] = tuple(
+            per_target.append(self._visible(shi, facts[shi_at + 1], 1, notes))
+        self.per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Act, ...]], tuple[str, ...], dict[str, Any]], ...] = tuple(
             per_target
         )
 
-    def _visible(self, cl: ChartLine, role: str, notes: tuple[str, ...]):
-        """A visible line as a target: a static line suffers 日, 月 and every moving line; a moving
-        one the others and its own 变爻."""
-        ln = cl.line
-        p = ln.position
+    def _visible(self, cl: ChartLine, facts: tuple[Any, ...], role: int, notes: tuple[str, ...]):
+        """A visible line as a target (`facts` its line's, see _hexagram_facts; `role` 0 用, 1 世,
+        2 用/世): a static line suffers 日, 月 and every moving line; a moving one the others and
+        its own 变爻."""
+        act, relative, as_static, as_moving = facts
         if not cl.moving:
-            tm, head = _TARGET_PARTS[(ln.branch, _JING, p, role)]
-            return tm, ln.relative, self.base_hits, notes, head
-        tm, head = _TARGET_PARTS[(ln.branch, _DONG, p, role)]
-        return tm, ln.relative, _moving_hits(self.base_hits, ln.branch, p, self.changes[p]), notes, head
+            tm, head = as_static[role]
+            return tm, relative, self.base_hits, notes, head
+        tm, head = as_moving[role]
+        return tm, relative, _moving_hits(self.base_hits, act, self.changes[act[2]]), notes, head
+
+    @property
+    def base(self) -> tuple[Act, ...]:
+        """日, 月 and the moving lines, in chart order: what acts on every target (but a moving
+        line on itself)."""
+        out: list[Act] = []
+        if self.day is not None:
+            out.append((self.day, _RI, None))
+        if self.month is not None:
+            out.append((self.month, _YUE, None))
+        out.extend([(cl.line.branch, _DONG, cl.line.position) for cl in self.chart.lines if cl.moving])
+        return tuple(out)
 
     @property
     def targets(self) -> tuple[Target, ...]:
@@ -174,13 +207,34 @@ class Scope:
     def acts(self) -> tuple[tuple[Act, ...], ...]:
         """Per target, the sources acting on it: 日, 月, the other moving lines, its own 变爻."""
         out = []
+        base = self.base
         for t in self.targets:
             if t.source is _DONG:
                 ch = self.changes[t.position]
-                out.append(tuple([a for a in self.base if a[2] != t.position] + ([ch] if ch is not None else [])))
+                out.append(tuple([a for a in base if a[2] != t.position] + ([ch] if ch is not None else [])))
             else:
-                out.append(self.base)
+                out.append(base)
         return tuple(out)
+
+
+_ROLES = ("用", "世", "用/世")
+
+
+@cache
+def _hexagram_facts(h: Hexagram) -> tuple[Element, int, int, tuple[Any, ...]]:
+    """What Scope takes from the hexagram alone: the palace element, the indices of the 世 and 应
+    lines, and per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
+    and its parts as a target (see _TARGET_PARTS), static and moving, by role (用, 世, 用/世)."""
+    facts: list[Any] = [None]
+    for ln in h.lines:
+        b, p = ln.branch, ln.position
+        facts.append((
+            (b, _DONG, p),
+            ln.relative,
+            tuple(_TARGET_PARTS[(b, _JING, p, role)] for role in _ROLES),
+            tuple(_TARGET_PARTS[(b, _DONG, p, role)] for role in _ROLES),
+        ))
+    return h.palace.element, h.shi - 1, h.ying - 1, tuple(facts)
 
 
 def _notes_table(first: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
@@ -212,22 +266,27 @@ class _TargetParts(dict):
 _TARGET_PARTS = _TargetParts()
 
 
-def _moving_hits(base_hits: dict[Branch, list[Act]], b: Branch, p: int, ch: Act | None) -> dict[Branch, list[Act]]:
-    """The sources acting on the moving line at `p` (of branch `b`), by branch: those of every
-    line but itself, and its own 变爻 `ch`."""
+def _moving_hits(base_hits: dict[Branch, tuple[Act, ...]], own: Act, ch: Act | None) -> dict[Branch, tuple[Act, ...]]:
+    """The sources acting on a moving line (`own`, as a source), by branch: those of every line
+    but itself, and its own 变爻 `ch`."""
     out = base_hits.copy()
-    own = out[b]
-    if len(own) == 1:
+    b = own[0]
+    same = out[b]
+    if len(same) == 1:
         del out[b]
     else:
-        out[b] = [a for a in own if a[2] != p]
+        p = own[2]
+        out[b] = tuple([a for a in same if a[2] != p])
     if ch is not None:
         cb = ch[0]
-        if cb in out:
-            out[cb] = [*out[cb], ch]
-        else:
-            out[cb] = [ch]
+        out[cb] = (*out[cb], ch) if cb in out else (ch,)
     return out
+
+
+# Sources as shared tuples: the 日 and the 月 by branch, a 变爻 by [position][branch].
+_RI_ACTS = tuple((b, _RI, None) for b in BRANCHES)
+_YUE_ACTS = tuple((b, _YUE, None) for b in BRANCHES)
+_BIAN_ACTS = tuple(tuple((b, _BIAN, p) for b in BRANCHES) for p in range(7))
 
 
 def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
@@ -280,6 +339,7 @@ _TRIPLES = (
     (Branch.CHOU, Branch.XU, Branch.WEI),
 )
 _TRIPLE_OF = [next((tr for tr in _TRIPLES if b in tr), None) for b in BRANCHES]
+_TRIPLE_OTHERS = [None if tr is None else tuple(o for o in tr if o is not b) for b, tr in zip(BRANCHES, _TRIPLE_OF)]
 _TRIPLE_NAME = {tr: "".join(b.value for b in tr) for tr in _TRIPLES}
 _READINGS = [*READINGS, {"topic": "谁遇", **Q_WHOM.to_dict()}]
 _SHI_XING = Q_SHI_XING.to_dict()
@@ -322,15 +382,18 @@ def sanxing(chart: Chart, use: Use | None = None, scope: Scope | None = None) ->
         # most targets meet no 刑 at all: look before calling
         if _XING_BY[bi] in hits or _XING_OF[bi] in hits:
             out.append(_xing_on(sc, tm, relative, head, hits, notes, bi))
-        if _TRIPLE_OF[bi] is not None:
-            full = _full(tm, relative, head, hits, notes)
-            if full is not None:
-                out.append(full)
+        others = _TRIPLE_OTHERS[bi]
+        if others is not None and others[0] in hits and others[1] in hits:
+            out.append(_full(tm, relative, head, hits, notes))
     return tuple(out)
 
 
+_AS_XING, _AS_CHONG, _AS_XINGCHONG, _AS_SHOUXING = as_role("刑"), as_role("冲"), as_role("刑冲"), as_role("受刑")
+_XING_REASON = {role: reason("{source}{branch}刑" + role) for role in _ROLES}  # by the target's role
+
+
 def _xing_on(
-    sc: Scope, tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...], bi: int
+    sc: Scope, tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...], bi: int
 ) -> Finding:
     b, _source, position, role = tm
     xb = _XING_BY[bi]
@@ -345,29 +408,28 @@ def _xing_on(
             b.element,
             relative,
             lines_of(position, rev),
-            (tm, *[_M[a + ("受刑",)] for a in rev]),
+            (tm, *map(_AS_SHOUXING, rev)),
             ("我刑彼", *notes),
             _TEXT_REV,
             {**head, "name": _NAME_OF[bi]},
         ))
-    xv = _BV[xb.index]
-    reasons = [f"{a[1]._value_}{xv}刑{role}" for a in xing_by]
+    reasons = (*map(_XING_REASON[role], xing_by),)
     ob = _OPPOSITE[bi]
     if xb is ob:  # one source both 刑 and 冲 (申→寅, 未→丑): 真刑
         kind, text, weight = "真刑", _TEXT_ZHEN, "重"
-        members = (tm, *[_M[a + ("刑冲",)] for a in xing_by])
-        reasons.append("刑而兼冲")
+        members = (tm, *map(_AS_XINGCHONG, xing_by))
+        reasons += ("刑而兼冲",)
         lines = lines_of(position, xing_by)
     else:
         chong_by = hits.get(ob)
         if chong_by is not None:
             kind, text, weight = "刑冲并见", _TEXT_JIANCHONG, "中"
-            members = (tm, *[_M[a + ("刑",)] for a in xing_by], *[_M[a + ("冲",)] for a in chong_by])
-            reasons.append("刑冲异源")
+            members = (tm, *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
+            reasons += ("刑冲异源",)
             lines = lines_of(position, xing_by + chong_by)
         else:
             kind, text, weight = "刑", _TEXT_XING, "轻"
-            members = (tm, *[_M[a + ("刑",)] for a in xing_by])
+            members = (tm, *map(_AS_XING, xing_by))
             lines = lines_of(position, xing_by)
     details = {
         **head,
@@ -412,21 +474,13 @@ def _shi_danger_in(h: Hexagram) -> tuple[dict[str, str], ...]:
     return tuple(out)
 
 
-def _full(
-    tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]
-) -> Finding | None:
+def _full(tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...]) -> Finding:
     """三刑全: the target and the other two of 寅巳申 (or 丑戌未) among the sources acting on it."""
     b = tm[0]
-    triple = _TRIPLE_OF[b.index]
-    found: list[Act] = []
-    for other in triple:
-        if other is b:
-            continue
-        hit = hits.get(other)
-        if hit is None:
-            return None
-        found.extend(hit)
-    name = _TRIPLE_NAME[triple]
+    bi = b.index
+    o1, o2 = _TRIPLE_OTHERS[bi]
+    found = hits[o1] + hits[o2]
+    name = _TRIPLE_NAME[_TRIPLE_OF[bi]]
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
@@ -434,7 +488,7 @@ def _full(
         b.element,
         relative,
         lines_of(tm[2], found),
-        (tm, *[_M[a + ("刑",)] for a in found]),
+        (tm, *map(_AS_XING, found)),
         (name + "全", *notes),
         _TEXT_FULL,
         {**head, "name": name},
@@ -468,6 +522,10 @@ def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     return tuple(out)
 
 
+_AS_MU = as_role("墓")
+_MU_XING, _MU_CHONG = reason("{source}{branch}刑墓"), reason("{source}{branch}冲墓")
+
+
 def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
     # What may open the 墓: 日, 月 and the moving lines (not the 墓 itself, not the target line),
     # and the 墓's own 变爻 when the 墓 is a moving line — a 变爻 acts on its own line only.
@@ -476,25 +534,23 @@ def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch
     mi = mu.index
     xb, ob = _XING_BY[mi], _OPPOSITE[mi]
     base_hits = sc.base_hits
-    xing_by = [a for a in base_hits.get(xb, ()) if a != h and a[2] != own]
-    chong_by = [a for a in base_hits.get(ob, ()) if a != h and a[2] != own]
+    by = base_hits.get(xb)
+    xing_by = [a for a in by if a != h and a[2] != own] if by is not None else []
+    by = base_hits.get(ob)
+    chong_by = [a for a in by if a != h and a[2] != own] if by is not None else []
     ch = sc.changes[h[2]] if h[1] is _DONG else None
     if ch is not None:
         if ch[0] is xb:
             xing_by.append(ch)
         if ch[0] is ob:
             chong_by.append(ch)
-    members = [tm, _M[h + ("墓",)]]
-    if xing_by:
-        members.extend([_M[a + ("刑冲",) if a in chong_by else a + ("刑",)] for a in xing_by])
-    if chong_by:
-        members.extend([_M[a + ("冲",)] for a in chong_by if a not in xing_by])
+    if xb is ob:  # 未 both 刑 and 冲 the 丑: the same sources, once, as 刑冲
+        members = (tm, _AS_MU(h), *map(_AS_XINGCHONG, xing_by))
+    else:
+        members = (tm, _AS_MU(h), *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
     text: tuple[Quote, ...]
     word = _HOLDER_WORD[h[1]]
-    reasons = [word]
     if xing_by:
-        xv = _BV[xb.index]
-        reasons.extend([f"{a[1]._value_}{xv}刑墓" for a in xing_by])
         if chong_by:
             kind, holds, weight, text = "墓开", True, "重", _TEXT_MU_BOTH
         else:
@@ -503,11 +559,6 @@ def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch
         kind, holds, weight, text = "冲开", True, "重", _TEXT_MU_CHONG
     else:
         kind, holds, weight, text = "墓闭", False, None, _TEXT_MU_SHUT
-    if chong_by:
-        ov = _BV[ob.index]
-        reasons.extend([f"{a[1]._value_}{ov}冲墓" for a in chong_by])
-    if not holds:
-        reasons.append("无刑冲")
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE_MU,
         holds,
@@ -515,8 +566,8 @@ def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch
         b.element,
         relative,
         lines_of(position, [h, *xing_by, *chong_by]),
-        tuple(members),
-        (*reasons, *notes),
+        members,
+        (word, *map(_MU_XING, xing_by), *map(_MU_CHONG, chong_by), *(() if holds else ("无刑冲",)), *notes),
         text,
         {**head, "tomb": _BV[mi], "holder": word, "weight": weight},
     ))
