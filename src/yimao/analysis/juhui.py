@@ -14,10 +14,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding, MEMBERS as _M
+from yimao.analysis.finding import MEMBERS as _M
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, Source, Use
-from yimao.ganzhi import BRANCHES, SANHE, Branch, EarthSchool, Element, changsheng, element_relation, vigour
+from yimao.ganzhi import BRANCHES, SANHE, Branch, Element, changsheng, element_relation, vigour
 from yimao.hexagram import Hexagram, Relative
 from yimao.texts import Quote, quote
 
@@ -82,8 +83,10 @@ _JU = tuple(
     for j, e in enumerate((Element.MU, Element.HUO, Element.JIN, Element.SHUI))
 )
 _NONE = 12  # the index of a day or month not given
-# Per branch (by index): its role in its 局.
+# Per branch (by index): its role in its 局, and its members as the 日 and as the 月.
 _ROLE = tuple(next(ROLES[idx.index(b.index)] for _j, _e, idx, _s, _r, _w in _JU if b.index in idx) for b in BRANCHES)
+_RI_MEMBERS = tuple(_M[(b, _RI, None, _ROLE[b.index])] for b in BRANCHES)
+_YUE_MEMBERS = tuple(_M[(b, _YUE, None, _ROLE[b.index])] for b in BRANCHES)
 
 
 # Every branch is one role of one 局, so a chart's standing towards all four 局 fits in one int:
@@ -149,12 +152,6 @@ def _hexagram_roles(h: Hexagram) -> tuple[int, tuple[int, ...], tuple[int, ...],
     return x, tuple(line_at), tuple(hidden_at), tuple(active), tuple(members)
 
 
-@cache
-def _sheng_at(school: EarthSchool) -> tuple[Branch, ...]:
-    """Per branch (by index): the 长生 of its element, to test 伏得生."""
-    return tuple(changsheng(b.element, school) for b in BRANCHES)
-
-
 def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """Every 局 that forms, and every informative near miss, in the order 木 火 金 水."""
     cast = chart.cast
@@ -166,7 +163,16 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     lines = chart.lines
     # First the roles alone (see _P): they rule out most 局 of most charts. Only moving lines make
     # a role active: the line itself, its 变爻, the 伏神 it lifts.
-    x, line_at, hidden_at, active, templates = _hexagram_roles(cast.hexagram)
+    h = cast.hexagram
+    x, line_at, hidden_at, active, templates = _hexagram_roles(h)
+    changed_at: dict[int, int] = {}  # the positions of the 变爻, as bits, by branch index
+    for p in moving:
+        x |= active[p]
+        chl = lines[p - 1].changed
+        if chl is not None:
+            i = chl.branch.index
+            x |= _PA[i]
+            changed_at[i] = changed_at.get(i, 0) | 1 << p
     di = mi = _NONE
     if day is not None:
         di = day.index
@@ -174,21 +180,11 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     if month is not None:
         mi = month.index
         x |= _PH[mi]
-    mv = 0  # the moving positions, as bits
-    changed_at: dict[int, int] = {}  # the positions of the 变爻, as bits, by branch index
-    for p in moving:
-        mv |= 1 << p
-        x |= active[p]
-        chl = lines[p - 1].changed
-        if chl is not None:
-            i = chl.branch.index
-            x |= _PA[i]
-            changed_at[i] = changed_at.get(i, 0) | 1 << p
     want = [ju for ju in _JU if _FORMS[x >> ju[3] & 511]]
     if not want:
         return ()
     # what every 局 of the chart shares, worked out once
-    scan = (lines, mv, line_at, hidden_at, changed_at, templates, _sheng_at(chart.school), day, month, di, mi)
+    scan = (h, lines, sc.moving, line_at, hidden_at, changed_at, templates, chart.school, day, month, di, mi)
     ctx = _context(sc.palace, month, _use_element(chart, use, sc.palace) if use is not None else None)
     notes = _NOTES[sc.stemless][month is None]
     return tuple([_ju(ju, x >> ju[3], scan, ctx[ju[0]], notes) for ju in want])
@@ -197,20 +193,23 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
 def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Member, ...], int, int, int, int, str, bool]:
     """The entries of a 局's three roles (始 中 终, the branches of indices `idx`), each role's in
     chart order — the 日, the 月, then by line: the line, its 变爻, its lifted 伏神 — as members;
-    with the positions they stand at (bits); which roles are sound (one entry neither 旬空 nor
-    月破; the 日 and the 月 always are), which have an entry 空, one 破 (role bits); the type,
-    from the best active source of each role (动爻, then 变爻, then 伏神): any 变爻 → 变会, any 伏神
-    → 伏会; and whether a lifted 伏神 lies under its 长生 (伏得生)."""
-    lines, mv, line_at, hidden_at, changed_at, templates, sheng_at, day, month, di, mi = scan
+    with the positions they stand at (bits); which roles are sound (an entry neither 旬空 nor 月破;
+    the 日 and the 月 always are), which are 空, which 破 (role bits); the type, from the best
+    active source of each role (动爻, then 变爻, then 伏神): any 变爻 → 变会, any 伏神 → 伏会; and
+    whether a lifted 伏神 lies under its 长生 (伏得生).
+
+    An entry's 旬空 and 月破 are its branch's (the branch against the day's 旬 and the month),
+    so the chart's relations are read once a role, on its first entry from the lines."""
+    h, lines, mv, line_at, hidden_at, changed_at, templates, school, day, month, di, mi = scan
     out: list[Member] = []
     mask = snd = kong = po = 0
     bian = fu = zhen = False
     for i, role, rb in zip(idx, ROLES, (1, 2, 4)):
         if i == di:
-            out.append(_M[(day, _RI, None, role)])
+            out.append(_RI_MEMBERS[i])
             snd |= rb
         if i == mi:
-            out.append(_M[(month, _YUE, None, role)])
+            out.append(_YUE_MEMBERS[i])
             snd |= rb
         lm = line_at[i]
         cm = changed_at.get(i, 0)
@@ -220,57 +219,51 @@ def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Mem
             continue
         mask |= at
         rank = 0  # 1 动爻, 2 变爻, 3 伏神
-        for p in lines_in(at):
-            cl = lines[p - 1]
+        at = lines_in(at)
+        for p in at:
             bit = 1 << p
             if lm & bit:
-                # a relation is None, and 空 too, when its pillar or the stem is not given
-                d, m = cl.day, cl.month
-                k = d is not None and d.kong
-                b = m is not None and m.po
                 if mv & bit:
                     out.append(templates[p][0])
                     rank = 1
                 else:
                     out.append(templates[p][1])
-                if k:
-                    kong |= rb
-                if b:
-                    po |= rb
-                if not (k or b):
-                    snd |= rb
             if cm & bit:
-                ch = cl.change
-                k, b = ch.kong, ch.po
-                out.append(_M[(cl.changed.branch, _BIAN, p, role)])
+                out.append(_M[(BRANCHES[i], _BIAN, p, role)])
                 if rank != 1:
                     rank = 2
-                if k:
-                    kong |= rb
-                if b:
-                    po |= rb
-                if not (k or b):
-                    snd |= rb
             if hm & bit:
-                h = cl.hidden
-                d, m = h.day, h.month
-                k = d is not None and d.kong
-                b = m is not None and m.po
                 out.append(templates[p][2])
                 if rank == 0:
                     rank = 3
-                if k:
-                    kong |= rb
-                if b:
-                    po |= rb
-                if not (k or b):
-                    snd |= rb
-                if cl.line.branch is sheng_at[i]:
+                if h.lines[p - 1].branch is changsheng(BRANCHES[i].element, school):
                     zhen = True
         if rank == 2:
             bian = True
         elif rank == 3:
             fu = True
+        p = at[0]
+        cl = lines[p - 1]
+        bit = 1 << p
+        # a relation is None, and 空 too, when its pillar or the stem is not given
+        if lm & bit:
+            d, m = cl.day, cl.month
+            k = d is not None and d.kong
+            b = m is not None and m.po
+        elif cm & bit:
+            ch = cl.change
+            k, b = ch.kong, ch.po
+        else:
+            hd = cl.hidden
+            d, m = hd.day, hd.month
+            k = d is not None and d.kong
+            b = m is not None and m.po
+        if k:
+            kong |= rb
+        if b:
+            po |= rb
+        if not (k or b):
+            snd |= rb
     return tuple(out), mask, snd, kong, po, "变会" if bian else "伏会" if fu else "动会", zhen
 
 
@@ -318,7 +311,7 @@ def _ju(ju: tuple[Any, ...], key: int, scan: tuple[Any, ...], ctx: tuple[Any, ..
     """The finding of one 局, from its 9 role bits (`key`, see _P) and the chart's lines."""
     j, element, idx, _shift, roles, zhong_ok = ju
     members, mask, snd, kong, po, kind, zhen = _gather(idx, scan)
-    day, month, di, mi = scan[7:]
+    day, month, di, mi = scan[8:]
     hung, ri, yue, why_hung = _hung(j, di, mi)
     present = key & 7
     relative, vig, to_use = ctx
