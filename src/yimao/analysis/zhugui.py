@@ -11,10 +11,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding, MEMBERS as _M, reading
+from yimao.analysis.finding import MEMBERS as _M
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding, reading
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import Branch, EarthSchool, Element, GanZhi, changsheng, is_true_changsheng
+from yimao.ganzhi import Branch, EarthSchool, Element, GanZhi, Vigour, changsheng, is_true_changsheng
 from yimao.hexagram import Hexagram, Relative
 from yimao.texts import Quote, quote
 
@@ -107,8 +108,8 @@ def _elsewhere(chart: Chart, cs: Branch, month: Branch | None) -> tuple[tuple[st
 def _shared_checks(chart: Chart, ghost: _Ghost, shi: ChartLine, day: Branch | None, month: Branch | None):
     """The checks of RULES §1.2 that every 鬼 passes or fails alike, as they all have the element
     that 克 the palace: (score, failing reasons, informative, extra members)."""
-    e, cs, true, _cs_value = ghost
-    ke = e.overcomes is shi.line.branch.element
+    e, cs, true, _cs_value, e_overcomes, e_generated_by = ghost
+    ke = e_overcomes is shi.line.branch.element
     reasons: list[str] = []
     extra: list[Member] = []
     score = 0
@@ -127,7 +128,7 @@ def _shared_checks(chart: Chart, ghost: _Ghost, shi: ChartLine, day: Branch | No
             reasons.append("非真生")
         informative = ke or true
     else:
-        sheng = day.element.generates is e
+        sheng = day.element is e_generated_by
         reasons.append("日生而非长生" if sheng else "日非长生")
         where = _elsewhere(chart, cs, month)
         for label, member in where:
@@ -139,33 +140,19 @@ def _shared_checks(chart: Chart, ghost: _Ghost, shi: ChartLine, day: Branch | No
     return score, reasons, informative, extra
 
 
-def _judge(g: ChartLine, shared, day: Branch | None):
-    """(score, failing reasons, informative, extra members) for one 鬼: the shared checks, then
-    its own 空 and 破 (not judged without a day)."""
-    score, reasons, informative, extra = shared
-    if day is None:
-        return score, reasons, informative, extra
-    reasons = reasons.copy()
-    if g.day is not None and g.day.kong:
-        reasons.append("鬼空")
-    else:
-        score += 1
-    if g.month is not None and g.month.po:
-        reasons.append("鬼破")
-    else:
-        score += 1
-    return score, reasons, informative, extra
-
-
-# The palace's 官鬼 (the element that 克 the palace) and its 长生: (element, 长生, 真生?, the 长生's name).
-_Ghost = tuple[Element, Branch, bool, str]
+# The palace's 官鬼 (the element that 克 the palace) and its 长生: (element, 长生, 真生?, the 长生's
+# name, the element the 鬼 克, the element that 生 the 鬼).
+_Ghost = tuple[Element, Branch, bool, str, Element, Element]
 
 
 @cache
 def _ghost_of(palace: Element, school: EarthSchool) -> _Ghost:
     e = palace.overcome_by
     cs = changsheng(e, school)
-    return e, cs, is_true_changsheng(e, school), cs._value_
+    return e, cs, is_true_changsheng(e, school), cs._value_, e.overcomes, e.generated_by
+
+
+_STRONG = frozenset(v for v in Vigour if v.strong)  # 旺 and 相
 
 
 @cache
@@ -184,7 +171,7 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     if shi.line.relative is not Relative.XIONGDI:
         if day is None:
             return ()
-        _e, cs, true, _v = _ghost_of(sc.palace, chart.school)
+        _e, cs, true, _v, _o, _g = _ghost_of(sc.palace, chart.school)
         if day is not cs or not true:
             return ()
     at = _ghost_positions(chart.cast.hexagram)
@@ -193,38 +180,44 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     lines = chart.lines
     ghosts = [lines[p - 1] for p in at]
     ghost = _ghost_of(sc.palace, chart.school)
-    shared = _shared_checks(chart, ghost, shi, day, sc.month)
-    judged = [(g, *_judge(g, shared, day)) for g in ghosts]
-    shi_strong = shi.month is not None and shi.month.vigour.strong
-    qualifying = [g for g, _s, reasons, _i, _x in judged if not reasons]
+    # What every 鬼 passes or fails alike (they share the element that 克 the palace), then each
+    # one's own 空 and 破 (not judged without a day): a 鬼 qualifies when nothing fails.
+    score, shared, informative, extra = _shared_checks(chart, ghost, shi, day, sc.month)
+    own: list[tuple[str, ...]] = []
+    if day is not None:
+        for g in ghosts:
+            k = g.day is not None and g.day.kong
+            b = g.month is not None and g.month.po
+            own.append(("鬼空", "鬼破") if k and b else ("鬼空",) if k else ("鬼破",) if b else ())
+    else:
+        own = [()] * len(ghosts)
+    shi_strong = shi.month is not None and shi.month.vigour in _STRONG
     notes: list[str] = []
     if sc.stemless:
         notes.append(_NO_STEM)
     if sc.month is None:
         notes.append(_NO_MONTH)
 
-    if qualifying:
-        return (_finding(chart, qualifying, shi, day, use, shi_strong, notes),)
+    if not shared:
+        qualifying = [g for g, r in zip(ghosts, own) if not r]
+        if qualifying:
+            return (_finding(chart, qualifying, shi, day, use, shi_strong, notes),)
 
-    informative = [(g, s, r, x) for g, s, r, i, x in judged if i]
+    # The best informative near miss: the 鬼 that fail least (each fails its own checks on top
+    # of the shared ones), with the reasons of all of them, each once.
     if not informative:
         return ()
-    best = max([s for _g, s, _r, _x in informative])
-    chosen = [(g, r, x) for g, s, r, x in informative if s == best]
-    reasons: list[str] = []
-    extra: list[Member] = []
-    for _g, r, x in chosen:
-        for t in r:
-            if t not in reasons:
-                reasons.append(t)
-        for m in x:
-            if m not in extra:
-                extra.append(m)
+    fewest = min([len(r) for r in own])
+    gs = [g for g, r in zip(ghosts, own) if len(r) == fewest]
+    reasons = list(shared)
+    for r in own:
+        if len(r) == fewest:
+            for t in r:
+                if t not in reasons:
+                    reasons.append(t)
     if shi_strong and "鬼不克世" not in reasons:
         reasons.append("世旺相")
-    gs = [g for g, _r, _x in chosen]
-    members = _members(gs, shi, day) + tuple(extra)
-    e, _cs, true, cs_value = ghost
+    e, _cs, true, cs_value, _o, _g = ghost
     return (
         new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
@@ -233,7 +226,7 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
             e,
             Relative.GUANGUI,
             _lines(gs, shi),
-            members,
+            _members(gs, shi, day) + tuple(extra),
             tuple(reasons) + tuple(notes),
             _text_of(tuple(reasons)),
             {
@@ -350,7 +343,7 @@ def _ghost(g: ChartLine) -> dict[str, Any]:
         "moving": g.moving,
         "vigour": v._value_ if v is not None else None,
         "speed": "动速" if g.moving else "静迟",  # 静迟动速
-        "size": None if v is None else ("旺大" if v.strong else "衰小"),  # 旺大衰小
+        "size": None if v is None else ("旺大" if v in _STRONG else "衰小"),  # 旺大衰小
     }
 
 
