@@ -197,8 +197,12 @@ def test_role_tables():
 
 
 def test_targets_and_sources_against_the_lines():
-    for chart, use in _charts(step=3):
+    for chart, use in _charts():
         sc = Scope(chart, use)
+        # the moving lines and their 变爻, which Scope takes by trigram (see xing._trigram_moves)
+        assert sc.moving == sum(1 << cl.position for cl in chart.lines if cl.moving)
+        changes = [None] + [(cl.changed.branch, Source.BIANYAO, cl.position) if cl.moving else None for cl in chart.lines]
+        assert list(sc.changes) == changes
         shi = chart.shi_line
         want = []
         if use is not None and use.positions:

@@ -152,6 +152,31 @@ def _hexagram_roles(h: Hexagram) -> tuple[int, tuple[int, ...], tuple[int, ...],
     return x, tuple(line_at), tuple(hidden_at), tuple(active), tuple(members)
 
 
+@cache
+def _trigram_roles(h: Hexagram) -> tuple[list[Any], list[Any]]:
+    """What the moving lines of each trigram of `h` bring to the 局, by the trigram's moving lines
+    (3 bits, bit 0 its first line): [lower], [upper], filled as charts come (see _trigram_active).
+    A 变爻's branch depends on its own trigram's moving lines alone (see xing._trigram_moves)."""
+    return [None] * 8, [None] * 8
+
+
+def _trigram_active(active: tuple[int, ...], changes: tuple[Any, ...], first: int, mask: int) -> tuple[int, tuple[int, ...]]:
+    """The roles the moving lines of the trigram from position `first` (moving as `mask`) make
+    active, with their 变爻 (`changes`, by position, from Scope); and per branch (by index) the
+    positions of those 变爻, as bits."""
+    x = 0
+    changed_at = [0] * 12
+    for p in range(first, first + 3):
+        if mask >> (p - first) & 1:
+            x |= active[p]
+            ch = changes[p]
+            if ch is not None:
+                i = ch[0].index
+                x |= _PA[i]
+                changed_at[i] |= 1 << p
+    return x, tuple(changed_at)
+
+
 def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """Every 局 that forms, and every informative near miss, in the order 木 火 金 水."""
     cast = chart.cast
@@ -165,14 +190,18 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     # a role active: the line itself, its 变爻, the 伏神 it lifts.
     h = cast.hexagram
     x, line_at, hidden_at, active, templates = _hexagram_roles(h)
-    changed_at: dict[int, int] = {}  # the positions of the 变爻, as bits, by branch index
-    for p in moving:
-        x |= active[p]
-        chl = lines[p - 1].changed
-        if chl is not None:
-            i = chl.branch.index
-            x |= _PA[i]
-            changed_at[i] = changed_at.get(i, 0) | 1 << p
+    mv = sc.moving
+    lows, highs = _trigram_roles(h)
+    k = mv >> 1 & 7
+    lo = lows[k]
+    if lo is None:
+        lo = lows[k] = _trigram_active(active, sc.changes, 1, k)
+    k = mv >> 4
+    hi = highs[k]
+    if hi is None:
+        hi = highs[k] = _trigram_active(active, sc.changes, 4, k)
+    x |= lo[0] | hi[0]
+    changed_at = (lo[1], hi[1])  # by trigram, per branch (by index): the positions of its 变爻, as bits
     di = mi = _NONE
     if day is not None:
         di = day.index
@@ -184,7 +213,7 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     if not want:
         return ()
     # what every 局 of the chart shares, worked out once
-    scan = (h, lines, sc.moving, line_at, hidden_at, changed_at, templates, chart.school, day, month, di, mi)
+    scan = (h, lines, mv, line_at, hidden_at, changed_at, templates, chart.school, day, month, di, mi)
     ctx = _context(sc.palace, month, _use_element(chart, use, sc.palace) if use is not None else None)
     notes = _NOTES[sc.stemless][month is None]
     return tuple([_ju(ju, x >> ju[3], scan, ctx[ju[0]], notes) for ju in want])
@@ -212,7 +241,7 @@ def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Mem
             out.append(_YUE_MEMBERS[i])
             snd |= rb
         lm = line_at[i]
-        cm = changed_at.get(i, 0)
+        cm = changed_at[0][i] | changed_at[1][i]
         hm = hidden_at[i] & mv
         at = lm | cm | hm
         if not at:

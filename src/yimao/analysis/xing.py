@@ -117,28 +117,31 @@ class Scope:
         self.shi = shi = lines[shi_at]  # Chart.shi_line and ying_line without their property calls
         self.ying = lines[ying_at]
         # 日, 月, the moving lines — what acts on every target (but a moving line on itself) —
-        # grouped by branch, so that each rule looks up the few branches it cares about
-        base_hits: dict[Branch, tuple[Act, ...]] = {}
-        if day is not None:
-            base_hits[day] = (_RI_ACTS[day.index],)
+        # grouped by branch, so that each rule looks up the few branches it cares about. The
+        # moving lines come by trigram (see _trigram_moves), the 日 and the 月 before them.
+        self.moving = mv = _MOVING_BITS[chart.cast.moving]
+        lows, highs = _trigram_moves(h)
+        k = mv >> 1 & 7
+        lo = lows[k]
+        if lo is None:
+            lo = lows[k] = _trigram_moving(lines, facts, 1, k)
+        k = mv >> 4
+        hi = highs[k]
+        if hi is None:
+            hi = highs[k] = _trigram_moving(lines, facts, 4, k)
+        (lo_sources, lo_changes), (hi_sources, hi_changes) = lo, hi
+        base_hits = {**lo_sources, **hi_sources}
+        if len(base_hits) < len(lo_sources) + len(hi_sources):  # a branch moves in both trigrams
+            for b in lo_sources.keys() & hi_sources.keys():
+                base_hits[b] = lo_sources[b] + hi_sources[b]
         if month is not None:
             a = _YUE_ACTS[month.index]
-            base_hits[month] = (*base_hits[month], a) if month in base_hits else (a,)
-        mv = 0  # the moving positions, as bits
-        changes: list[Act | None] = [None] * 7  # by position: the 变爻 of each moving line
-        for cl in lines:
-            if cl.moving:
-                p = cl.line.position
-                mv |= 1 << p
-                a = facts[p][0]
-                b = a[0]
-                base_hits[b] = (*base_hits[b], a) if b in base_hits else (a,)
-                chl = cl.changed
-                if chl is not None:
-                    changes[p] = _BIAN_ACTS[p][chl.branch.index]
+            base_hits[month] = (a, *base_hits[month]) if month in base_hits else (a,)
+        if day is not None:
+            a = _RI_ACTS[day.index]
+            base_hits[day] = (a, *base_hits[day]) if day in base_hits else (a,)
         self.base_hits = base_hits
-        self.moving = mv
-        self.changes = changes  # never changed once built
+        self.changes = (None, *lo_changes, *hi_changes)  # by position: the 变爻 of each moving line
 
         # The targets: the 用神's lines, else its 伏神; and the 世 as well, unless it is a 用 line
         # already ("身命，谓世及用爻遇之", "克害重用爻世爻"). Per target, what its findings are made
@@ -287,6 +290,51 @@ def _moving_hits(base_hits: dict[Branch, tuple[Act, ...]], own: Act, ch: Act | N
 _RI_ACTS = tuple((b, _RI, None) for b in BRANCHES)
 _YUE_ACTS = tuple((b, _YUE, None) for b in BRANCHES)
 _BIAN_ACTS = tuple(tuple((b, _BIAN, p) for b in BRANCHES) for p in range(7))
+
+
+class _MovingBits(dict):
+    """A cast's moving lines as bits (bit p for line p), by their frozenset: 64 keys at most."""
+
+    __slots__ = ()
+
+    def __missing__(self, moving: frozenset[int]) -> int:
+        bits = self[moving] = sum([1 << p for p in moving])
+        return bits
+
+
+_MOVING_BITS = _MovingBits()
+
+
+@cache
+def _trigram_moves(h: Hexagram) -> tuple[list[Any], list[Any]]:
+    """What the moving lines of each trigram of `h` bring, by the trigram's moving lines (3 bits,
+    bit 0 its first line): [lower], [upper], filled as charts come (see _trigram_moving).
+
+    A 变爻's branch is the 纳甲 of the trigram its line changes into: it depends on the hexagram
+    and on which lines of its own trigram move, not on the other trigram. So a trigram's part is
+    read off the first chart that moves it so and kept: 64 × 2 × 8 entries at most, most of them
+    met within the first few hundred charts (where whole casts, 4096, would rarely repeat)."""
+    return [None] * 8, [None] * 8
+
+
+def _trigram_moving(
+    lines: tuple[ChartLine, ...], facts: tuple[Any, ...], first: int, mask: int
+) -> tuple[dict[Branch, tuple[Act, ...]], tuple[Act | None, ...]]:
+    """The lines of the trigram from position `first` that move (`mask`) as sources, by branch in
+    chart order; and by position (its three) the 变爻 of each, or None."""
+    sources: dict[Branch, tuple[Act, ...]] = {}
+    changes: list[Act | None] = []
+    for p in range(first, first + 3):
+        ch = None
+        if mask >> (p - first) & 1:
+            a = facts[p][0]
+            b = a[0]
+            sources[b] = (*sources[b], a) if b in sources else (a,)
+            chl = lines[p - 1].changed
+            if chl is not None:
+                ch = _BIAN_ACTS[p][chl.branch.index]
+        changes.append(ch)
+    return sources, tuple(changes)
 
 
 def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
