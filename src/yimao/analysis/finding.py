@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from yimao.chart import Source
 from yimao.ganzhi import Branch, Element
 from yimao.hexagram import Relative
-from yimao.texts import Quote, quote
+from yimao.texts import QUOTE_DICTS, Quote, quote
 
 # Member and Finding are NamedTuples rather than frozen dataclasses: as immutable, but several
 # times cheaper to define at import (cold start) and to build (a chart yields a handful of each).
@@ -33,9 +33,55 @@ class Member(NamedTuple):
         }
 
 
-# `Member(...)` runs a Python-level __new__, as every NamedTuple does; the rules build a dozen
-# members per chart, so they use this C-level equivalent: new_member((branch, source, position, role)).
+# `Member(...)` runs a Python-level __new__, as every NamedTuple does; this is its C-level
+# equivalent: new_member((branch, source, position, role)).
 new_member = partial(tuple.__new__, Member)
+
+
+class _Members(dict):
+    """Members by their four fields, each built on first use and then shared: MEMBERS[(branch,
+    source, position, role)]. A chart's findings hold a dozen members, and building a tuple
+    subclass costs about twice a lookup; members are immutable values, so sharing them changes
+    nothing but the cost. The keys are bounded by construction: 12 branches, 6 sources, None or
+    1-6, and the rules' few role words (始 中 终, 用 世, 刑 冲 害 墓 …)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: tuple[Branch, Source, int | None, str | None]) -> Member:
+        m = self[key] = tuple.__new__(Member, key)
+        b, source, position, role = key
+        MEMBER_DICTS[m] = {"branch": b._value_, "source": source._value_, "position": position, "role": role}
+        return m
+
+
+class _MemberDicts(dict):
+    """`Member.to_dict` of every member MEMBERS holds, built with it, for read-only documents
+    (see serialize): MEMBER_DICTS[m]. Any other member gets a fresh dict, not kept."""
+
+    __slots__ = ()
+
+    def __missing__(self, m: Member) -> dict[str, Any]:
+        return m.to_dict()
+
+
+MEMBERS = _Members()
+MEMBER_DICTS = _MemberDicts()
+
+
+class _TextDicts(dict):
+    """The quote dicts of a finding's `text`, by the tuple of its quotes: the rules cite a few
+    dozen fixed tuples of sentences (module constants, or cached by their reasons), so the key
+    set is bounded by construction, and one lookup replaces one per quote."""
+
+    __slots__ = ()
+
+    def __missing__(self, text: tuple[Quote, ...]) -> tuple[dict[str, str], ...]:
+        qd = QUOTE_DICTS
+        dicts = self[text] = tuple([qd[q] for q in text])
+        return dicts
+
+
+TEXT_DICTS = _TextDicts()
 
 
 class Finding(NamedTuple):
@@ -59,22 +105,21 @@ class Finding(NamedTuple):
     details: dict[str, Any] = {}  # noqa: RUF012 (shared, never mutated: see above)
 
     def to_dict(self) -> dict[str, Any]:
-        e, r = self.element, self.relative
+        rule, holds, kind, e, r, lines, members, reasons, text, details = self
+        # The dicts of members and quotes are shared between documents, which are read-only
+        # (see serialize): each is built once, not once a finding; the lists are the finding's.
+        md = MEMBER_DICTS
         return {
-            "rule": self.rule,
-            "holds": self.holds,
-            "kind": self.kind,
+            "rule": rule,
+            "holds": holds,
+            "kind": kind,
             "element": e._value_ if e is not None else None,
             "relative": r._value_ if r is not None else None,
-            "lines": list(self.lines),
-            # Member.to_dict inlined: a call per member costs as much as building its dict
-            "members": [
-                {"branch": branch._value_, "source": source._value_, "position": position, "role": role}
-                for branch, source, position, role in self.members
-            ],
-            "reasons": list(self.reasons),
-            "text": [q.to_dict() for q in self.text],
-            "details": self.details,
+            "lines": list(lines),
+            "members": [md[m] for m in members],
+            "reasons": list(reasons),
+            "text": [*TEXT_DICTS[text]],
+            "details": details,
         }
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member, new_finding, new_member
-from yimao.analysis.xing import Act, Scope, Target, lines_of
+from yimao.analysis.finding import MEMBERS as _M
+from yimao.analysis.finding import Finding, Member, new_finding
+from yimao.analysis.xing import Act, Scope, as_role, lines_of, reason
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation
+from yimao.hexagram import Relative
 from yimao.texts import quote
 
 RULE = "六害"
@@ -50,18 +52,19 @@ def liuhai_findings(chart: Chart, use: Use | None = None, scope: Scope | None = 
     """世应相害 (always), then the 害 on each target (the 用神, else its 伏神; and the 世)."""
     out: list[Finding] = []
     sc = scope if scope is not None else Scope(chart, use)
-    sy = _shi_ying(sc.shi, sc.ying)
-    if sy is not None:
-        out.append(sy)
-    for t, hits, notes, tm, head in sc.per_target:
-        f = _on(t, tm, head, hits, notes)
-        if f is not None:
-            out.append(f)
+    shi, ying = sc.shi, sc.ying
+    if _HAI[shi.line.branch.index] is ying.line.branch:  # only 姤, 恒, 小畜, 益
+        out.append(_shi_ying(shi, ying))
+    for tm, relative, hits, notes, head in sc.per_target:
+        bi = tm[0].index
+        by = hits.get(_HAI[bi])  # a branch has exactly one 害 partner
+        if by is not None:
+            out.append(_on(tm, relative, head, by, notes, bi))
     return tuple(out)
 
 
 def _line_member(cl: ChartLine, role: str) -> Member:
-    return Member(cl.line.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.line.position, role)
+    return _M[(cl.line.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.line.position, role)]
 
 
 def shi_ying(chart: Chart) -> Finding | None:
@@ -94,32 +97,27 @@ def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
     ))
 
 
-_BV = tuple(b.value for b in BRANCHES)
 # Per branch (by index): its 害 partner (the indices sum to 7), and how that partner stands to it.
 _HAI = tuple(BRANCHES[(7 - b.index) % 12] for b in BRANCHES)
 _HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
 _HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
 
 
-def _on(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
-    bi = t.branch.index
-    other = _HAI[bi]  # a branch has exactly one 害 partner
-    by = hits.get(other)
-    if by is None:
-        return None
+def _on(tm: Member, relative: Relative, head: dict[str, Any], by: tuple[Act, ...], notes: tuple[str, ...], bi: int) -> Finding:
+    """The 害 on a target (`tm`) by the sources `by` of its partner branch."""
+    b, _source, position, role = tm
     kind = _HAI_KIND[bi]
     d = _HAI_DIRECTION[bi]
-    ov, role = _BV[other.index], t.role
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         kind,
-        t.branch.element,
-        t.relative,
-        lines_of(t.position, by),
-        (tm, *[new_member(a + ("害",)) for a in by]),
-        (*[f"{a[1]._value_}{ov}害{role}" for a in by], d, *notes),
-        (Q_LAW, _DIRECTION_TEXT[d], Q_USE),
+        b.element,
+        relative,
+        lines_of(position, by),
+        (tm, *map(_AS_HAI, by)),
+        (*map(_HAI_REASON[role], by), d, *notes),
+        _ON_TEXT[d],
         {
             **head,  # target, hidden, position, branch
             "direction": d,
@@ -128,6 +126,11 @@ def _on(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act
             "severity": list(_WEIGHT),
         },
     ))
+
+
+_ON_TEXT = {d: (Q_LAW, q, Q_USE) for d, q in _DIRECTION_TEXT.items()}
+_AS_HAI = as_role("害")
+_HAI_REASON = {role: reason("{source}{branch}害" + role) for role in ("用", "世", "用/世")}  # by the target's role
 
 
 __all__ = ["RULE", "kind_of", "liuhai_findings", "shi_ying"]

@@ -14,11 +14,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, lines_in, new_finding, new_member
+from yimao.analysis.finding import MEMBERS as _M
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, Source, Use
 from yimao.ganzhi import BRANCHES, SANHE, Branch, Element, changsheng, element_relation, vigour
-from yimao.hexagram import Relative
+from yimao.hexagram import Hexagram, Relative
 from yimao.texts import Quote, quote
 
 RULE = "局会"
@@ -72,168 +73,314 @@ _REASON_TEXT: dict[str, tuple[Quote, ...]] = {
     R_XUANZHONG: (Q_XUAN, Q_XUAN_CASE, Q_XIUQIU),
 }
 
-# An entry of a role: (source, position, sound, 空, 破); the 日 and the 月 are always sound.
-_Entry = tuple[Source, "int | None", bool, bool, bool]
-_JU = tuple((e, SANHE[e], tuple(b.index for b in SANHE[e])) for e in (Element.MU, Element.HUO, Element.JIN, Element.SHUI))
-
 _RI, _YUE, _DONG, _JING, _BIAN, _FU = Source.RI, Source.YUE, Source.DONGYAO, Source.JINGYAO, Source.BIANYAO, Source.FUSHEN
-_RI_ENTRY: _Entry = (_RI, None, True, False, False)
-_YUE_ENTRY: _Entry = (_YUE, None, True, False, False)
+_BV = tuple(b.value for b in BRANCHES)
+
+# The four 局 in the order of their findings: (index, element, its branches' indices 始 中 终,
+# its bit shift (see _P), its roles as the details show them, the reason 中神…不伤).
+_JU = tuple(
+    (j, e, tuple(b.index for b in SANHE[e]), 9 * j, dict(zip(ROLES, [b.value for b in SANHE[e]])), f"中神{SANHE[e][1].value}不伤")
+    for j, e in enumerate((Element.MU, Element.HUO, Element.JIN, Element.SHUI))
+)
+_NONE = 12  # the index of a day or month not given
+# Per branch (by index): its role in its 局, and its members as the 日 and as the 月.
+_ROLE = tuple(next(ROLES[idx.index(b.index)] for _j, _e, idx, _s, _r, _w in _JU if b.index in idx) for b in BRANCHES)
+_RI_MEMBERS = tuple(_M[(b, _RI, None, _ROLE[b.index])] for b in BRANCHES)
+_YUE_MEMBERS = tuple(_M[(b, _YUE, None, _ROLE[b.index])] for b in BRANCHES)
+
+
+# Every branch is one role of one 局, so a chart's standing towards all four 局 fits in one int:
+# 9 bits per 局 — its roles present (bits 0-2, 始 中 终), active (3-5: a moving line, a 变爻 or a
+# lifted 伏神 fills it) and hung (6-8: the 日 or the 月 is it). `_FORMS` then answers, for each
+# 局's 9 bits, whether it is worth a finding, before a single entry is gathered.
+def _role_bits() -> tuple[int, ...]:
+    bits = [0] * 12
+    for _j, _e, idx, shift, _roles, _why in _JU:
+        for r, i in enumerate(idx):
+            bits[i] = 1 << (shift + r)
+    return tuple(bits)
+
+
+_P = _role_bits()  # per branch (by index): present
+_PA = tuple(b | b << 3 for b in _P)  # present and active
+_PH = tuple(b | b << 6 for b in _P)  # present and hung
+_POP = (0, 1, 1, 2, 1, 2, 2, 3)
+
+
+def _forms(key: int) -> bool:
+    """Whether a 局 whose roles are present/active/hung as in `key` (9 bits) yields a finding.
+    Informative near misses only: hung on the 日/月, two roles present, and two active or all
+    three present; not hung, the lines alone make all three roles active (周流六虚而皆会)."""
+    present, active, hung = _POP[key & 7], _POP[key >> 3 & 7], key >> 6
+    if present < 2:
+        return False
+    if hung:
+        return active >= 2 or (active == 1 and present == 3)
+    return active == 3
+
+
+_FORMS = tuple(_forms(k) for k in range(512))
+
+
+@cache
+def _hexagram_roles(h: Hexagram) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[Any, ...]]:
+    """What a hexagram's lines bring to the 局, whichever lines move: the roles its six lines fill
+    (present: every line is an entry); per branch (by index) the positions of its lines and of its
+    伏神, as bits; per position, the roles that line and its 伏神 make active when it moves (a 伏神
+    is lifted exactly when its 飞神 moves), and the members its line makes moving or static, and
+    its 伏神 lifted."""
+    x = 0
+    line_at = [0] * 12
+    hidden_at = [0] * 12
+    active = [0] * 7
+    members: list[Any] = [None] * 7
+    for ln in h.lines:
+        b = ln.branch
+        i = b.index
+        p = ln.position
+        x |= _P[i]
+        line_at[i] |= 1 << p
+        active[p] |= _PA[i]
+        members[p] = (_M[(b, _DONG, p, _ROLE[i])], _M[(b, _JING, p, _ROLE[i])], None)
+    for hl in h.hidden:
+        b = hl.branch
+        i = b.index
+        p = hl.position
+        hidden_at[i] |= 1 << p
+        active[p] |= _PA[i]
+        members[p] = (*members[p][:2], _M[(b, _FU, p, _ROLE[i])])
+    return x, tuple(line_at), tuple(hidden_at), tuple(active), tuple(members)
+
+
+@cache
+def _trigram_roles(h: Hexagram) -> tuple[list[Any], list[Any]]:
+    """What the moving lines of each trigram of `h` bring to the 局, by the trigram's moving lines
+    (3 bits, bit 0 its first line): [lower], [upper], filled as charts come (see _trigram_active).
+    A 变爻's branch depends on its own trigram's moving lines alone (see xing._trigram_moves)."""
+    return [None] * 8, [None] * 8
+
+
+def _trigram_active(active: tuple[int, ...], changes: tuple[Any, ...], first: int, mask: int) -> tuple[int, tuple[int, ...]]:
+    """The roles the moving lines of the trigram from position `first` (moving as `mask`) make
+    active, with their 变爻 (`changes`, by position, from Scope); and per branch (by index) the
+    positions of those 变爻, as bits."""
+    x = 0
+    changed_at = [0] * 12
+    for p in range(first, first + 3):
+        if mask >> (p - first) & 1:
+            x |= active[p]
+            ch = changes[p]
+            if ch is not None:
+                i = ch[0].index
+                x |= _PA[i]
+                changed_at[i] |= 1 << p
+    return x, tuple(changed_at)
 
 
 def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """Every 局 that forms, and every informative near miss, in the order 木 火 金 水."""
-    if not chart.cast.moving:
+    cast = chart.cast
+    moving = cast.moving
+    if not moving:
         return ()  # nothing moves: no 局 can form and none came near
     sc = scope if scope is not None else Scope(chart, use)
     day, month = sc.day, sc.month
-    school = chart.school
-    # Per branch (by index): its entries in chart order, whether one is sound, and the rank of
-    # its best active source — 1 动爻, 2 变爻, 3 伏神 (it decides the type), 0 when none is active.
-    entries: dict[int, list[_Entry]] = {}
-    sound = [False] * 12
-    rank = [0] * 12
-    sheng: set[int] = set()  # the branches of lifted 伏神 hidden under their 长生 (伏得生)
-    di = mi = -1  # the indices of the day and month branches (-1: not given)
+    lines = chart.lines
+    # First the roles alone (see _P): they rule out most 局 of most charts. Only moving lines make
+    # a role active: the line itself, its 变爻, the 伏神 it lifts.
+    h = cast.hexagram
+    x, line_at, hidden_at, active, templates = _hexagram_roles(h)
+    mv = sc.moving
+    lows, highs = _trigram_roles(h)
+    k = mv >> 1 & 7
+    lo = lows[k]
+    if lo is None:
+        lo = lows[k] = _trigram_active(active, sc.changes, 1, k)
+    k = mv >> 4
+    hi = highs[k]
+    if hi is None:
+        hi = highs[k] = _trigram_active(active, sc.changes, 4, k)
+    x |= lo[0] | hi[0]
+    changed_at = (lo[1], hi[1])  # by trigram, per branch (by index): the positions of its 变爻, as bits
+    di = mi = _NONE
     if day is not None:
         di = day.index
-        entries[di] = [_RI_ENTRY]
-        sound[di] = True
+        x |= _PH[di]
     if month is not None:
         mi = month.index
-        entries.setdefault(mi, []).append(_YUE_ENTRY)
-        sound[mi] = True
-    for cl in chart.lines:
-        ln = cl.line
-        pos = ln.position
-        i = ln.branch.index
-        d, m = cl.day, cl.month
-        # k: 旬空, b: 月破 (a relation is None, and 空 too, when its pillar or the stem is not given)
-        k = d is not None and d.kong is True
-        b = m is not None and m.po is True
-        if cl.moving:
-            entries.setdefault(i, []).append((_DONG, pos, not (k or b), k, b))
-            rank[i] = 1
+        x |= _PH[mi]
+    want = [ju for ju in _JU if _FORMS[x >> ju[3] & 511]]
+    if not want:
+        return ()
+    # what every 局 of the chart shares, worked out once
+    scan = (h, lines, mv, line_at, hidden_at, changed_at, templates, chart.school, day, month, di, mi)
+    ctx = _context(sc.palace, month, _use_element(chart, use, sc.palace) if use is not None else None)
+    notes = _NOTES[sc.stemless][month is None]
+    return tuple([_ju(ju, x >> ju[3], scan, ctx[ju[0]], notes) for ju in want])
+
+
+def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Member, ...], int, int, int, int, str, bool]:
+    """The entries of a 局's three roles (始 中 终, the branches of indices `idx`), each role's in
+    chart order — the 日, the 月, then by line: the line, its 变爻, its lifted 伏神 — as members;
+    with the positions they stand at (bits); which roles are sound (an entry neither 旬空 nor 月破;
+    the 日 and the 月 always are), which are 空, which 破 (role bits); the type, from the best
+    active source of each role (动爻, then 变爻, then 伏神): any 变爻 → 变会, any 伏神 → 伏会; and
+    whether a lifted 伏神 lies under its 长生 (伏得生).
+
+    An entry's 旬空 and 月破 are its branch's (the branch against the day's 旬 and the month),
+    so the chart's relations are read once a role, on its first entry from the lines."""
+    h, lines, mv, line_at, hidden_at, changed_at, templates, school, day, month, di, mi = scan
+    out: list[Member] = []
+    mask = snd = kong = po = 0
+    bian = fu = zhen = False
+    for i, role, rb in zip(idx, ROLES, (1, 2, 4)):
+        if i == di:
+            out.append(_RI_MEMBERS[i])
+            snd |= rb
+        if i == mi:
+            out.append(_YUE_MEMBERS[i])
+            snd |= rb
+        lm = line_at[i]
+        cm = changed_at[0][i] | changed_at[1][i]
+        hm = hidden_at[i] & mv
+        at = lm | cm | hm
+        if not at:
+            continue
+        mask |= at
+        rank = 0  # 1 动爻, 2 变爻, 3 伏神
+        at = lines_in(at)
+        for p in at:
+            bit = 1 << p
+            if lm & bit:
+                if mv & bit:
+                    out.append(templates[p][0])
+                    rank = 1
+                else:
+                    out.append(templates[p][1])
+            if cm & bit:
+                out.append(_M[(BRANCHES[i], _BIAN, p, role)])
+                if rank != 1:
+                    rank = 2
+            if hm & bit:
+                out.append(templates[p][2])
+                if rank == 0:
+                    rank = 3
+                if h.lines[p - 1].branch is changsheng(BRANCHES[i].element, school):
+                    zhen = True
+        if rank == 2:
+            bian = True
+        elif rank == 3:
+            fu = True
+        p = at[0]
+        cl = lines[p - 1]
+        bit = 1 << p
+        # a relation is None, and 空 too, when its pillar or the stem is not given
+        if lm & bit:
+            d, m = cl.day, cl.month
+            k = d is not None and d.kong
+            b = m is not None and m.po
+        elif cm & bit:
+            ch = cl.change
+            k, b = ch.kong, ch.po
         else:
-            entries.setdefault(i, []).append((_JING, pos, not (k or b), k, b))
+            hd = cl.hidden
+            d, m = hd.day, hd.month
+            k = d is not None and d.kong
+            b = m is not None and m.po
+        if k:
+            kong |= rb
+        if b:
+            po |= rb
         if not (k or b):
-            sound[i] = True
-        ch, chl = cl.change, cl.changed
-        if ch is not None and chl is not None:
-            i = chl.branch.index
-            k, b = ch.kong is True, ch.po is True
-            entries.setdefault(i, []).append((_BIAN, pos, not (k or b), k, b))
-            if not (k or b):
-                sound[i] = True
-            if rank[i] != 1:
-                rank[i] = 2
-        h = cl.hidden
-        if h is not None and h.lifted:
-            hb = h.line.branch
-            i = hb.index
-            d, m = h.day, h.month
-            k = d is not None and d.kong is True
-            b = m is not None and m.po is True
-            entries.setdefault(i, []).append((_FU, pos, not (k or b), k, b))
-            if not (k or b):
-                sound[i] = True
-            if rank[i] == 0:
-                rank[i] = 3
-            if ln.branch is changsheng(hb.element, school):
-                sheng.add(i)
-    riyue = (di, mi)
+            snd |= rb
+    return tuple(out), mask, snd, kong, po, "变会" if bian else "伏会" if fu else "动会", zhen
+
+
+# Shared, read-only parts of the details (documents are read-only: see serialize), by the
+# three role bits 始 中 终.
+_BY_ROLE = tuple({"始": bool(k & 1), "中": bool(k & 2), "终": bool(k & 4)} for k in range(8))
+_XUAN = tuple("悬始" if k & 1 else "悬终" if k & 4 else "悬中" if k & 2 else None for k in range(8))
+
+
+@cache
+def _hung(j: int, di: int, mi: int) -> tuple[int, str | None, str | None, tuple[str, ...]]:
+    """How the 日 (branch index `di`) and the 月 (`mi`) hang on the 局 `j`: the roles they are (bits),
+    the role of each (the details' ri and yue), and the reasons a formed 局 gives for it, by role."""
+    idx = _JU[j][2]
+    bv = _BV
+    hung = 0
+    why = []
+    for r, (i, role) in enumerate(zip(idx, ROLES)):
+        if i == di or i == mi:
+            hung |= 1 << r
+            if i == di:
+                why.append(f"日{bv[i]}在{role}")
+            if i == mi:
+                why.append(f"月{bv[i]}在{role}")
+    ri = ROLES[idx.index(di)] if di in idx else None
+    yue = ROLES[idx.index(mi)] if mi in idx else None
+    return hung, ri, yue, tuple(why)
+
+
+@cache
+def _context(palace: Element, month: Branch | None, ue: Element | None) -> tuple[tuple[Any, ...], ...]:
+    """Per 局 (in _JU order), what its finding takes from the chart as a whole: its 六亲 in the
+    palace, its 旺相休囚死 in the month, and how it stands to the 用神's element."""
     out = []
-    ctx = None
-    for ju in _JU:
-        i0, i1, i2 = ju[2]
-        n_present = (i0 in entries) + (i1 in entries) + (i2 in entries)
-        if n_present < 2:
-            continue
-        n_active = (rank[i0] > 0) + (rank[i1] > 0) + (rank[i2] > 0)
-        # Informative near misses only. Hung on the 日/月: two roles present, and two active or all
-        # three present. Not hung: the lines alone make all three roles active (周流六虚而皆会).
-        if i0 in riyue or i1 in riyue or i2 in riyue:
-            if n_active == 0 or (n_active < 2 and n_present < 3):
-                continue
-        elif n_active < 3:
-            continue
-        if ctx is None:  # what every 局 of the chart shares, worked out once
-            ctx = (_use_element(chart, use, sc.palace) if use is not None else None, _notes(sc))
-        zhen = i0 in sheng or i1 in sheng or i2 in sheng
-        out.append(_ju(ju, entries, sound, rank, n_active, zhen, di, mi, sc, *ctx))
+    for _j, element, _idx, _shift, _roles, _why in _JU:
+        out.append((
+            Relative.of(element, palace),
+            vigour(element, month).value if month is not None else None,
+            None if ue is None else (ue._value_, ue is element, element_relation(element, ue)),
+        ))
     return tuple(out)
 
 
-def _ju(
-    ju: tuple[Element, tuple[Branch, Branch, Branch], tuple[int, int, int]],
-    entries: dict[int, list[_Entry]],
-    sound: list[bool],
-    rank: list[int],
-    n_active: int,
-    zhen: bool,
-    di: int,
-    mi: int,
-    sc: Scope,
-    ue: Element | None,
-    notes: tuple[str, ...],
-) -> Finding:
-    element, branches, idx = ju
-    i0, i1, i2 = idx
-    filled = (entries.get(i0, ()), entries.get(i1, ()), entries.get(i2, ()))
-    s0, s1, s2 = sound[i0], sound[i1], sound[i2]
-    day, month = sc.day, sc.month
-    ry0, ry1, ry2 = i0 == di or i0 == mi, i1 == di or i1 == mi, i2 == di or i2 == mi
-    ranks = (rank[i0], rank[i1], rank[i2])
+def _ju(ju: tuple[Any, ...], key: int, scan: tuple[Any, ...], ctx: tuple[Any, ...], notes: tuple[str, ...]) -> Finding:
+    """The finding of one 局, from its 9 role bits (`key`, see _P) and the chart's lines."""
+    j, element, idx, _shift, roles, zhong_ok = ju
+    members, mask, snd, kong, po, kind, zhen = _gather(idx, scan)
+    day, month, di, mi = scan[8:]
+    hung, ri, yue, why_hung = _hung(j, di, mi)
+    present = key & 7
+    relative, vig, to_use = ctx
 
-    # the type, from the best active source of each role: any 变爻 → 变会, any 伏神 → 伏会
-    kind = "变会" if 2 in ranks else "伏会" if 3 in ranks else "动会"
     reasons: list[str] = []
-    if n_active < 2:
+    if _POP[key >> 3 & 7] < 2:
         reasons.append(R_FEW)
     if day is None and month is None:
         reasons.append(R_NO_PILLAR)
-    elif not (ry0 or ry1 or ry2):
+    elif not hung:
         reasons.append(R_RIYUE)
-    if not filled[1]:
+    if not present & 2:
         reasons.append(R_SHIZHU)
-    elif not s1:
+    elif not snd & 2:
         reasons.append(R_SHANGZHONG)
-        es = filled[1]
-        if any(e[3] for e in es):
+        if kong & 2:
             reasons.append("中神空")
-        if any(e[4] for e in es):
+        if po & 2:
             reasons.append("中神破")
-    if not s0:
+    if not snd & 1:
         if kind == "变会":
             reasons.append(R_JIA)
-        if ry2 and not ry0 and not ry1:
+        if hung == 4:
             reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
 
-    members = tuple([new_member((b, e[0], e[1], role)) for b, es, role in zip(branches, filled, ROLES) for e in es])
-    mask = 0  # the positions of the members (日/月 have none)
-    for es in filled:
-        for e in es:
-            if e[1] is not None:
-                mask |= 1 << e[1]
-    xuan = "悬始" if ry0 else "悬终" if ry2 else "悬中" if ry1 else None
-    damage = () if s0 and s1 and s2 else _damage(idx, filled, (s0, s1, s2))
-    bv = _BV
+    xuan = _XUAN[hung]
+    damage = () if snd == 7 else _damage(j, present, snd, kong, po)
     details: dict[str, Any] = {
-        "roles": {"始": bv[i0], "中": bv[i1], "终": bv[i2]},
-        "present": {"始": i0 in entries, "中": i1 in entries, "终": i2 in entries},
-        "sound": {"始": s0, "中": s1, "终": s2},
-        "ri": "始" if i0 == di else "中" if i1 == di else "终" if i2 == di else None,
-        "yue": "始" if i0 == mi else "中" if i1 == mi else "终" if i2 == mi else None,
+        "roles": roles,
+        "present": _BY_ROLE[present],
+        "sound": _BY_ROLE[snd],
+        "ri": ri,
+        "yue": yue,
         "xuan": xuan,
-        "vigour": _vigour(element, month) if month is not None else None,
+        "vigour": vig,
     }
-    if ue is not None:
-        details["use_element"] = ue._value_
-        details["is_use"] = ue is element
-        details["to_use"] = element_relation(element, ue)
+    if to_use is not None:
+        details["use_element"], details["is_use"], details["to_use"] = to_use
     if zhen:
         details["zhen"] = True
-    relative = _relative(element, sc.palace)
     if reasons:
         return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
@@ -247,17 +394,10 @@ def _ju(
             _text_of(tuple(reasons)),
             details,
         ))
-    strength = "力小" if not s0 else "力存" if not s2 else "力大"
+    strength = "力小" if not snd & 1 else "力存" if not snd & 4 else "力大"
     details["strength"] = strength
     details["xuan_reading"] = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
-    why = []
-    for i, role, hung in zip(idx, ROLES, (ry0, ry1, ry2)):
-        if hung:
-            if i == di:
-                why.append(f"日{bv[i]}在{role}")
-            if i == mi:
-                why.append(f"月{bv[i]}在{role}")
-    why.append(f"中神{bv[i1]}不伤")
+    why = [*why_hung, zhong_ok]
     if xuan is not None:
         why.append(xuan)
     if zhen:
@@ -272,26 +412,18 @@ def _ju(
         lines_in(mask),
         members,
         (*why, *damage, *notes),
-        _TEXT[(kind, zhen, xuan in ("悬始", "悬终"))],
+        _TEXT[kind][zhen][xuan == "悬始" or xuan == "悬终"],
         details,
     ))
 
 
-_BV = tuple(b.value for b in BRANCHES)
-
-
-@cache
-def _vigour(element: Element, month: Branch) -> str:
-    """旺相休囚死 of the 局's element in the month."""
-    return vigour(element, month).value
-
-
-# the sentences of a formed 局, by (type, 伏得生, 悬始/悬终)
+# the sentences of a formed 局, by type, 伏得生, and 悬始/悬终
 _TEXT = {
-    (k, z, x): (Q_THREE, Q_KIND[k], Q_ZHONG, Q_STRENGTH, *((Q_ZHEN,) if z else ()), *((Q_XUAN,) if x else ()), Q_NATURE)
+    k: tuple(
+        tuple((Q_THREE, Q_KIND[k], Q_ZHONG, Q_STRENGTH, *((Q_ZHEN,) if z else ()), *((Q_XUAN,) if x else ()), Q_NATURE) for x in (False, True))
+        for z in (False, True)
+    )
     for k in Q_KIND
-    for z in (False, True)
-    for x in (False, True)
 }
 
 
@@ -307,34 +439,24 @@ def _use_element(chart: Chart, use: Use, palace: Element) -> Element | None:
 
 
 @cache
-def _relative(element: Element, palace: Element) -> Relative:
-    return Relative.of(element, palace)
-
-
-def _damage(idx, filled, sound) -> tuple[str, ...]:
-    """Which roles are lost, and how: "始神寅旬空", "终神戌不现" …"""
+def _damage(j: int, present: int, sound: int, kong: int, po: int) -> tuple[str, ...]:
+    """Which roles of the 局 `j` are lost, and how (role bits): "始神寅旬空", "终神戌不现" …"""
     out = []
-    for role, i, es, ok in zip(ROLES, idx, filled, sound):
-        if ok:
+    for r, (role, i) in enumerate(zip(ROLES, _JU[j][2])):
+        if sound >> r & 1:
             continue
-        if not es:
+        if not present >> r & 1:
             out.append(f"{role}神{_BV[i]}不现")
         else:
-            kong = po = False
-            for e in es:
-                kong = kong or e[3]
-                po = po or e[4]
-            out.append(f"{role}神{_BV[i]}{'旬空' if kong else ''}{'月破' if po else ''}")
+            out.append(f"{role}神{_BV[i]}{'旬空' if kong >> r & 1 else ''}{'月破' if po >> r & 1 else ''}")
     return tuple(out)
 
 
-def _notes(sc: Scope) -> tuple[str, ...]:
-    out: tuple[str, ...] = ()
-    if sc.stemless:
-        out += ("未给日干，旬空未判",)
-    if sc.month is None:
-        out += ("未给月建，月破未判",)
-    return out
+# The notes of every 局 of a chart, by [no day stem][no month].
+_NOTES = (
+    ((), ("未给月建，月破未判",)),
+    (("未给日干，旬空未判",), ("未给日干，旬空未判", "未给月建，月破未判")),
+)
 
 
 @cache

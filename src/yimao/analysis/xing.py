@@ -8,14 +8,15 @@ the hexagram as a whole.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any, NamedTuple
 
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding, new_member, reading
+from yimao.analysis.finding import MEMBERS as _M
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding, reading
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, Element, tomb
-from yimao.hexagram import Relative
-from yimao.pillars import branch_of, stem_of
+from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, Element, GanZhi, tomb
+from yimao.hexagram import Hexagram, Relative
 from yimao.texts import Quote, quote
 
 RULE = "三刑"
@@ -32,6 +33,36 @@ NO_MONTH = "未给月建，月建不参"
 Act = tuple[Branch, Source, "int | None"]
 
 _RI, _YUE, _DONG, _JING, _BIAN, _FU = Source.RI, Source.YUE, Source.DONGYAO, Source.JINGYAO, Source.BIANYAO, Source.FUSHEN
+
+
+class ByAct(dict):
+    """A value made from each act (branch, source, position) by `make`, made once, then shared.
+
+    The rules turn a finding's acts into members and reasons with `map(BY_ACT.__getitem__,
+    acts)`: a loop in C over one lookup each, where a comprehension costs a Python frame and a
+    tuple or an f-string per act. Bounded by construction: 12 branches × 6 sources × 7 positions.
+    """
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[Act], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, a: Act) -> Any:
+        v = self[a] = self.make(a)
+        return v
+
+
+def as_role(role: str) -> Callable[[Act], Member]:
+    """act → its member in `role` (interned, see MEMBERS)."""
+    return ByAct(lambda a: _M[(*a, role)]).__getitem__
+
+
+def reason(template: str) -> Callable[[Act], str]:
+    """act → `template` filled with its source and branch ({source}{branch}刑世 …)."""
+    return ByAct(lambda a: template.format(source=a[1]._value_, branch=a[0]._value_)).__getitem__
+
 
 
 class Target(NamedTuple):
@@ -63,124 +94,247 @@ class Scope:
 
     __slots__ = (
         "chart", "day", "month", "stemless", "palace", "shi", "ying",
-        "targets", "per_target", "base", "base_hits", "changes",
+        "moving", "per_target", "base_hits", "changes",
     )  # fmt: skip
 
     def __init__(self, chart: Chart, use: Use | None) -> None:
         self.chart = chart
         pl = chart.pillars
-        self.day = day = branch_of(pl.day)
-        self.month = month = branch_of(pl.month)
-        self.stemless = day is not None and stem_of(pl.day) is None  # a day without its stem: no 旬空
-        self.palace = chart.cast.hexagram.palace_element
-        # 日, 月, the moving lines: what acts on every target (but a moving line on itself); the
-        # same grouped by branch, so that each rule looks up the few branches it cares about
-        base: list[Act] = []
-        base_hits: dict[Branch, list[Act]] = {}
-        pnotes: tuple[str, ...] = ()
-        if day is not None:
-            a = (day, _RI, None)
-            base.append(a)
-            base_hits[day] = [a]
+        # branch_of and stem_of inlined: a pillar is a GanZhi, a bare Branch, or None
+        d = pl.day
+        if d.__class__ is GanZhi:
+            self.day = day = d.branch
+            self.stemless = False
         else:
-            pnotes += (NO_DAY,)
-        if month is not None:
-            a = (month, _YUE, None)
-            base.append(a)
-            base_hits.setdefault(month, []).append(a)
-        else:
-            pnotes += (NO_MONTH,)
-        changes: list[Act | None] = [None] * 7  # by position: the 变爻 of each moving line
+            self.day = day = d
+            self.stemless = d is not None  # a day without its stem: no 旬空
+        m = pl.month
+        self.month = month = m.branch if m.__class__ is GanZhi else m
+        h = chart.cast.hexagram
+        palace, shi_at, ying_at, facts = _hexagram_facts(h)
+        self.palace = palace
         lines = chart.lines
-        shi = ying = None
-        for cl in lines:
-            if cl.shi:
-                shi = cl
-            elif cl.ying:
-                ying = cl
-            if cl.moving:
-                ln = cl.line
-                p = ln.position
-                a = (ln.branch, _DONG, p)
-                base.append(a)
-                base_hits.setdefault(ln.branch, []).append(a)
-                if cl.changed is not None:
-                    changes[p] = (cl.changed.branch, _BIAN, p)
-        self.shi, self.ying = shi, ying
+        self.shi = shi = lines[shi_at]  # Chart.shi_line and ying_line without their property calls
+        self.ying = lines[ying_at]
+        # 日, 月, the moving lines — what acts on every target (but a moving line on itself) —
+        # grouped by branch, so that each rule looks up the few branches it cares about. The
+        # moving lines come by trigram (see _trigram_moves), the 日 and the 月 before them.
+        self.moving = mv = _MOVING_BITS[chart.cast.moving]
+        lows, highs = _trigram_moves(h)
+        k = mv >> 1 & 7
+        lo = lows[k]
+        if lo is None:
+            lo = lows[k] = _trigram_moving(lines, facts, 1, k)
+        k = mv >> 4
+        hi = highs[k]
+        if hi is None:
+            hi = highs[k] = _trigram_moving(lines, facts, 4, k)
+        (lo_sources, lo_changes), (hi_sources, hi_changes) = lo, hi
+        base_hits = {**lo_sources, **hi_sources}
+        if len(base_hits) < len(lo_sources) + len(hi_sources):  # a branch moves in both trigrams
+            for b in lo_sources.keys() & hi_sources.keys():
+                base_hits[b] = lo_sources[b] + hi_sources[b]
+        if month is not None:
+            a = _YUE_ACTS[month.index]
+            base_hits[month] = (a, *base_hits[month]) if month in base_hits else (a,)
+        if day is not None:
+            a = _RI_ACTS[day.index]
+            base_hits[day] = (a, *base_hits[day]) if day in base_hits else (a,)
+        self.base_hits = base_hits
+        self.changes = (None, *lo_changes, *hi_changes)  # by position: the 变爻 of each moving line
 
-        ts: list[Target] = []
-        fu_notes: tuple[str, ...] = ()  # the notes of the 用神 on its 伏神 targets
-        line_notes: tuple[str, ...] = ()  # … and on the visible ones
+        # The targets: the 用神's lines, else its 伏神; and the 世 as well, unless it is a 用 line
+        # already ("身命，谓世及用爻遇之", "克害重用爻世爻"). Per target, what its findings are made
+        # of: the target as a member (its branch, source, position, role); its 六亲; the sources
+        # acting on it, by branch (the dicts are shared: never changed); its notes; the details
+        # every finding on it starts with (shared too: the rules copy it).
+        no_day, no_month = day is None, month is None
+        notes = _NOTES[no_day][no_month]  # the notes of the visible targets
+        per_target = []
         if use is not None:
             if use.positions:
                 for p in use.positions:
                     cl = lines[p - 1]
-                    ts.append(_visible(cl, "用/世" if cl.shi else "用"))
+                    per_target.append(self._visible(cl, facts[p], 2 if cl.shi else 0, notes))
             elif use.hidden_positions:
-                fu_notes = (USE_HIDDEN,)
+                fu_notes = _HIDDEN_NOTES[no_day][no_month]
                 for p in use.hidden_positions:
-                    h = lines[p - 1].hidden
-                    if h is not None:
-                        ts.append(Target(h.line.branch, _FU, p, "用", h.line.relative, None))
+                    hd = lines[p - 1].hidden
+                    if hd is not None:
+                        hl = hd.line
+                        tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
+                        per_target.append((tm, hl.relative, base_hits, fu_notes, head))
             else:
-                fu_notes = line_notes = (USE_ABSENT,)
-        # the 世 as well, unless it is a 用 line already: "身命，谓世及用爻遇之", "克害重用爻世爻"
-        if use is None or shi.line.position not in use.positions:
-            ts.append(_visible(shi, "世"))
-        if pnotes:
-            fu_notes += pnotes
-            line_notes += pnotes
-        # Per target, what its findings are made of: the target; the sources acting on it, by
-        # branch (the lists are shared: never changed); its notes; the target as a member (a
-        # Target starts with a Member's four fields); the details every finding on it starts with.
-        per_target = []
-        for t in ts:
-            if t.source is _DONG:
-                hits = _moving_hits(base_hits, t, changes[t.position])
-            else:
-                hits = base_hits  # a static line or a 伏神: 日, 月 and every moving line
-            head = {"target": t.role, "hidden": t.source is _FU, "position": t.position, "branch": _BV[t.branch.index]}
-            per_target.append((t, hits, fu_notes if t.source is _FU else line_notes, new_member(t[:4]), head))
-        self.targets: tuple[Target, ...] = tuple(ts)
-        self.per_target: tuple[tuple[Target, dict[Branch, list[Act]], tuple[str, ...], Member, dict[str, Any]], ...] = tuple(
+                notes = _ABSENT_NOTES[no_day][no_month]
+            if shi_at + 1 not in use.positions:
+                per_target.append(self._visible(shi, facts[shi_at + 1], 1, notes))
+        else:
+            per_target.append(self._visible(shi, facts[shi_at + 1], 1, notes))
+        self.per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Act, ...]], tuple[str, ...], dict[str, Any]], ...] = tuple(
             per_target
         )
-        self.base: tuple[Act, ...] = tuple(base)
-        self.base_hits = base_hits
-        self.changes: tuple[Act | None, ...] = tuple(changes)
+
+    def _visible(self, cl: ChartLine, facts: tuple[Any, ...], role: int, notes: tuple[str, ...]):
+        """A visible line as a target (`facts` its line's, see _hexagram_facts; `role` 0 用, 1 世,
+        2 用/世): a static line suffers 日, 月 and every moving line; a moving one the others and
+        its own 变爻."""
+        act, relative, as_static, as_moving = facts
+        if not cl.moving:
+            tm, head = as_static[role]
+            return tm, relative, self.base_hits, notes, head
+        tm, head = as_moving[role]
+        return tm, relative, _moving_hits(self.base_hits, act, self.changes[act[2]]), notes, head
+
+    @property
+    def base(self) -> tuple[Act, ...]:
+        """日, 月 and the moving lines, in chart order: what acts on every target (but a moving
+        line on itself)."""
+        out: list[Act] = []
+        if self.day is not None:
+            out.append((self.day, _RI, None))
+        if self.month is not None:
+            out.append((self.month, _YUE, None))
+        out.extend([(cl.line.branch, _DONG, cl.line.position) for cl in self.chart.lines if cl.moving])
+        return tuple(out)
+
+    @property
+    def targets(self) -> tuple[Target, ...]:
+        """The lines 三刑, 墓开 and 六害 are judged on (see `targets`)."""
+        out = []
+        for tm, relative, _hits, _notes, _head in self.per_target:
+            ch = self.changes[tm.position] if tm.source is _DONG else None
+            out.append(Target(tm.branch, tm.source, tm.position, tm.role, relative, ch[0] if ch is not None else None))
+        return tuple(out)
 
     @property
     def acts(self) -> tuple[tuple[Act, ...], ...]:
         """Per target, the sources acting on it: 日, 月, the other moving lines, its own 变爻."""
         out = []
+        base = self.base
         for t in self.targets:
             if t.source is _DONG:
                 ch = self.changes[t.position]
-                out.append(tuple([a for a in self.base if a[2] != t.position] + ([ch] if ch is not None else [])))
+                out.append(tuple([a for a in base if a[2] != t.position] + ([ch] if ch is not None else [])))
             else:
-                out.append(self.base)
+                out.append(base)
         return tuple(out)
 
 
-def _moving_hits(base_hits: dict[Branch, list[Act]], t: Target, ch: Act | None) -> dict[Branch, list[Act]]:
-    """The sources acting on a moving line, by branch: those of every line but itself, and its own 变爻."""
-    out = dict(base_hits)
-    rest = [a for a in out[t.branch] if a[2] != t.position]
-    if rest:
-        out[t.branch] = rest
+_ROLES = ("用", "世", "用/世")
+
+
+@cache
+def _hexagram_facts(h: Hexagram) -> tuple[Element, int, int, tuple[Any, ...]]:
+    """What Scope takes from the hexagram alone: the palace element, the indices of the 世 and 应
+    lines, and per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
+    and its parts as a target (see _TARGET_PARTS), static and moving, by role (用, 世, 用/世)."""
+    facts: list[Any] = [None]
+    for ln in h.lines:
+        b, p = ln.branch, ln.position
+        facts.append((
+            (b, _DONG, p),
+            ln.relative,
+            tuple(_TARGET_PARTS[(b, _JING, p, role)] for role in _ROLES),
+            tuple(_TARGET_PARTS[(b, _DONG, p, role)] for role in _ROLES),
+        ))
+    return h.palace.element, h.shi - 1, h.ying - 1, tuple(facts)
+
+
+def _notes_table(first: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """A target's notes by [no day][no month]: those of the 用神 (`first`), then of the pillars."""
+    return tuple(
+        tuple(first + ((NO_DAY,) if no_day else ()) + ((NO_MONTH,) if no_month else ()) for no_month in (False, True))
+        for no_day in (False, True)
+    )
+
+
+_NOTES = _notes_table(())
+_HIDDEN_NOTES = _notes_table((USE_HIDDEN,))
+_ABSENT_NOTES = _notes_table((USE_ABSENT,))
+
+
+class _TargetParts(dict):
+    """Per target (its branch, source, position, role): the target as a member and the head of
+    every finding's details on it, both built on first use and shared (never changed). Bounded
+    by construction: 12 branches, 3 sources, 6 positions, 3 roles."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: tuple[Branch, Source, int, str]) -> tuple[Member, dict[str, Any]]:
+        b, source, p, role = key
+        parts = self[key] = (_M[key], {"target": role, "hidden": source is _FU, "position": p, "branch": b._value_})
+        return parts
+
+
+_TARGET_PARTS = _TargetParts()
+
+
+def _moving_hits(base_hits: dict[Branch, tuple[Act, ...]], own: Act, ch: Act | None) -> dict[Branch, tuple[Act, ...]]:
+    """The sources acting on a moving line (`own`, as a source), by branch: those of every line
+    but itself, and its own 变爻 `ch`."""
+    out = base_hits.copy()
+    b = own[0]
+    same = out[b]
+    if len(same) == 1:
+        del out[b]
     else:
-        del out[t.branch]
+        p = own[2]
+        out[b] = tuple([a for a in same if a[2] != p])
     if ch is not None:
-        out[ch[0]] = [*out.get(ch[0], ()), ch]
+        cb = ch[0]
+        out[cb] = (*out[cb], ch) if cb in out else (ch,)
     return out
 
 
-def _visible(cl: ChartLine, role: str) -> Target:
-    ln = cl.line
-    if cl.moving:
-        ch = cl.changed
-        return Target(ln.branch, _DONG, ln.position, role, ln.relative, ch.branch if ch is not None else None)
-    return Target(ln.branch, _JING, ln.position, role, ln.relative, None)
+# Sources as shared tuples: the 日 and the 月 by branch, a 变爻 by [position][branch].
+_RI_ACTS = tuple((b, _RI, None) for b in BRANCHES)
+_YUE_ACTS = tuple((b, _YUE, None) for b in BRANCHES)
+_BIAN_ACTS = tuple(tuple((b, _BIAN, p) for b in BRANCHES) for p in range(7))
+
+
+class _MovingBits(dict):
+    """A cast's moving lines as bits (bit p for line p), by their frozenset: 64 keys at most."""
+
+    __slots__ = ()
+
+    def __missing__(self, moving: frozenset[int]) -> int:
+        bits = self[moving] = sum([1 << p for p in moving])
+        return bits
+
+
+_MOVING_BITS = _MovingBits()
+
+
+@cache
+def _trigram_moves(h: Hexagram) -> tuple[list[Any], list[Any]]:
+    """What the moving lines of each trigram of `h` bring, by the trigram's moving lines (3 bits,
+    bit 0 its first line): [lower], [upper], filled as charts come (see _trigram_moving).
+
+    A 变爻's branch is the 纳甲 of the trigram its line changes into: it depends on the hexagram
+    and on which lines of its own trigram move, not on the other trigram. So a trigram's part is
+    read off the first chart that moves it so and kept: 64 × 2 × 8 entries at most, most of them
+    met within the first few hundred charts (where whole casts, 4096, would rarely repeat)."""
+    return [None] * 8, [None] * 8
+
+
+def _trigram_moving(
+    lines: tuple[ChartLine, ...], facts: tuple[Any, ...], first: int, mask: int
+) -> tuple[dict[Branch, tuple[Act, ...]], tuple[Act | None, ...]]:
+    """The lines of the trigram from position `first` that move (`mask`) as sources, by branch in
+    chart order; and by position (its three) the 变爻 of each, or None."""
+    sources: dict[Branch, tuple[Act, ...]] = {}
+    changes: list[Act | None] = []
+    for p in range(first, first + 3):
+        ch = None
+        if mask >> (p - first) & 1:
+            a = facts[p][0]
+            b = a[0]
+            sources[b] = (*sources[b], a) if b in sources else (a,)
+            chl = lines[p - 1].changed
+            if chl is not None:
+                ch = _BIAN_ACTS[p][chl.branch.index]
+        changes.append(ch)
+    return sources, tuple(changes)
 
 
 def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
@@ -233,6 +387,7 @@ _TRIPLES = (
     (Branch.CHOU, Branch.XU, Branch.WEI),
 )
 _TRIPLE_OF = [next((tr for tr in _TRIPLES if b in tr), None) for b in BRANCHES]
+_TRIPLE_OTHERS = [None if tr is None else tuple(o for o in tr if o is not b) for b, tr in zip(BRANCHES, _TRIPLE_OF)]
 _TRIPLE_NAME = {tr: "".join(b.value for b in tr) for tr in _TRIPLES}
 _READINGS = [*READINGS, {"topic": "谁遇", **Q_WHOM.to_dict()}]
 _SHI_XING = Q_SHI_XING.to_dict()
@@ -270,62 +425,60 @@ def sanxing(chart: Chart, use: Use | None = None, scope: Scope | None = None) ->
     """三刑 on each target: 真刑 / 刑冲并见 / 刑 (holding), 我刑彼 (a near miss), and 三刑全."""
     sc = scope if scope is not None else Scope(chart, use)
     out: list[Finding] = []
-    for t, hits, notes, tm, head in sc.per_target:
-        f = _xing_on(sc, t, tm, head, hits, notes)
-        if f is not None:
-            out.append(f)
-        if _TRIPLE_OF[t.branch.index] is not None:
-            full = _full(t, tm, head, hits, notes)
-            if full is not None:
-                out.append(full)
+    for tm, relative, hits, notes, head in sc.per_target:
+        bi = tm[0].index
+        # most targets meet no 刑 at all: look before calling
+        if _XING_BY[bi] in hits or _XING_OF[bi] in hits:
+            out.append(_xing_on(sc, tm, relative, head, hits, notes, bi))
+        others = _TRIPLE_OTHERS[bi]
+        if others is not None and others[0] in hits and others[1] in hits:
+            out.append(_full(tm, relative, head, hits, notes))
     return tuple(out)
 
 
+_AS_XING, _AS_CHONG, _AS_XINGCHONG, _AS_SHOUXING = as_role("刑"), as_role("冲"), as_role("刑冲"), as_role("受刑")
+_XING_REASON = {role: reason("{source}{branch}刑" + role) for role in _ROLES}  # by the target's role
+
+
 def _xing_on(
-    sc: Scope, t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]
-) -> Finding | None:
-    b = t.branch
-    bi = b.index
+    sc: Scope, tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...], bi: int
+) -> Finding:
+    b, _source, position, role = tm
     xb = _XING_BY[bi]
     xing_by = hits.get(xb)
     if xing_by is None:
         # The 用 刑 its source but is not 刑'd by it (寅 化 巳): reported, does not count.
-        rev = hits.get(_XING_OF[bi])
-        if rev is None:
-            return None
-        details = {**head, "name": _NAME_OF[bi]}
+        rev = hits[_XING_OF[bi]]
         return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
             False,
             "刑",
             b.element,
-            t.relative,
-            lines_of(t.position, rev),
-            (tm, *[new_member(a + ("受刑",)) for a in rev]),
+            relative,
+            lines_of(position, rev),
+            (tm, *map(_AS_SHOUXING, rev)),
             ("我刑彼", *notes),
             _TEXT_REV,
-            details,
+            {**head, "name": _NAME_OF[bi]},
         ))
-    role = t.role
-    members = [tm]
-    xv = _BV[xb.index]
-    reasons = [f"{a[1]._value_}{xv}刑{role}" for a in xing_by]
+    reasons = (*map(_XING_REASON[role], xing_by),)
     ob = _OPPOSITE[bi]
     if xb is ob:  # one source both 刑 and 冲 (申→寅, 未→丑): 真刑
         kind, text, weight = "真刑", _TEXT_ZHEN, "重"
-        members.extend([new_member(a + ("刑冲",)) for a in xing_by])
-        reasons.append("刑而兼冲")
-        lines = lines_of(t.position, xing_by)
+        members = (tm, *map(_AS_XINGCHONG, xing_by))
+        reasons += ("刑而兼冲",)
+        lines = lines_of(position, xing_by)
     else:
-        members.extend([new_member(a + ("刑",)) for a in xing_by])
-        chong_by = hits.get(ob, [])
-        if chong_by:
+        chong_by = hits.get(ob)
+        if chong_by is not None:
             kind, text, weight = "刑冲并见", _TEXT_JIANCHONG, "中"
-            members.extend([new_member(a + ("冲",)) for a in chong_by])
-            reasons.append("刑冲异源")
+            members = (tm, *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
+            reasons += ("刑冲异源",)
+            lines = lines_of(position, xing_by + chong_by)
         else:
             kind, text, weight = "刑", _TEXT_XING, "轻"
-        lines = lines_of(t.position, xing_by + chong_by)
+            members = (tm, *map(_AS_XING, xing_by))
+            lines = lines_of(position, xing_by)
     details = {
         **head,
         "name": _NAME_BY[bi],
@@ -334,17 +487,17 @@ def _xing_on(
         "readings": list(_READINGS),
     }
     if role != "用":
-        grave = _shi_danger(sc.chart, sc.shi)
+        grave = _shi_danger_in(sc.chart.cast.hexagram)
         if grave:
-            details["grave"] = grave
+            details["grave"] = list(grave)
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         kind,
         b.element,
-        t.relative,
+        relative,
         lines,
-        tuple(members),
+        members,
         (*reasons, *notes),
         text,
         details,
@@ -353,40 +506,40 @@ def _xing_on(
 
 def _shi_danger(chart: Chart, shi: ChartLine) -> list[dict[str, str]]:
     """官克世而问讼，五克世而问疏，若世刑而大凶 (6.10): which of the two this chart has."""
+    return list(_shi_danger_in(chart.cast.hexagram))
+
+
+@cache
+def _shi_danger_in(h: Hexagram) -> tuple[dict[str, str], ...]:
+    """`_shi_danger` by hexagram: the 世 and the lines, 六亲 and elements, are the hexagram's."""
+    shi = h.lines[h.generation.shi - 1]
     out = []
-    if shi.line.relative is Relative.XIONGDI and any(cl.line.relative is Relative.GUANGUI for cl in chart.lines):
+    if shi.relative is Relative.XIONGDI and any(ln.relative is Relative.GUANGUI for ln in h.lines):
         out.append({"topic": "讼", "reading": "官克世而世刑，大凶", **_SHI_XING})
-    five = chart.lines[4]
-    if not five.shi and five.line.branch.element.overcomes is shi.line.branch.element:
+    five = h.lines[4]
+    if five is not shi and five.branch.element.overcomes is shi.branch.element:
         out.append({"topic": "疏", "reading": "五克世而世刑，大凶", **_SHI_XING})
-    return out
+    return tuple(out)
 
 
-def _full(t: Target, tm: Member, head: dict[str, Any], hits: dict[Branch, list[Act]], notes: tuple[str, ...]) -> Finding | None:
+def _full(tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...]) -> Finding:
     """三刑全: the target and the other two of 寅巳申 (or 丑戌未) among the sources acting on it."""
-    b = t.branch
-    triple = _TRIPLE_OF[b.index]
-    found: list[Act] = []
-    for other in triple:
-        if other is b:
-            continue
-        hit = hits.get(other)
-        if hit is None:
-            return None
-        found.extend(hit)
-    name = _TRIPLE_NAME[triple]
-    details = {**head, "name": name}
+    b = tm[0]
+    bi = b.index
+    o1, o2 = _TRIPLE_OTHERS[bi]
+    found = hits[o1] + hits[o2]
+    name = _TRIPLE_NAME[_TRIPLE_OF[bi]]
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         "三刑全",
         b.element,
-        t.relative,
-        lines_of(t.position, found),
-        (tm, *[new_member(a + ("刑",)) for a in found]),
+        relative,
+        lines_of(tm[2], found),
+        (tm, *map(_AS_XING, found)),
         (name + "全", *notes),
         _TEXT_FULL,
-        details,
+        {**head, "name": name},
     ))
 
 
@@ -407,64 +560,64 @@ def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     sc = scope if scope is not None else Scope(chart, use)
     out: list[Finding] = []
     tombs = _tombs(chart.school)
-    for t, hits, notes, tm, head in sc.per_target:
-        mu = tombs[t.branch.index]
+    for tm, relative, hits, notes, head in sc.per_target:
+        mu = tombs[tm[0].index]
         # the 墓 among the sources acting on the target (日, 月, other moving lines, own 变爻)
-        for h in hits.get(mu, ()):
-            out.append(_mu(t, tm, head, h, mu, sc, notes))
+        holders = hits.get(mu)
+        if holders is not None:
+            for h in holders:
+                out.append(_mu(tm, relative, head, h, mu, sc, notes))
     return tuple(out)
 
 
-def _mu(t: Target, tm: Member, head: dict[str, Any], h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
+_AS_MU = as_role("墓")
+_MU_XING, _MU_CHONG = reason("{source}{branch}刑墓"), reason("{source}{branch}冲墓")
+
+
+def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
     # What may open the 墓: 日, 月 and the moving lines (not the 墓 itself, not the target line),
     # and the 墓's own 变爻 when the 墓 is a moving line — a 变爻 acts on its own line only.
-    own = t.position if t.source is not _FU else 0  # only moving lines carry a position in `base`
+    b, source, position, _role = tm
+    own = position if source is not _FU else 0  # only moving lines carry a position in `base`
     mi = mu.index
     xb, ob = _XING_BY[mi], _OPPOSITE[mi]
     base_hits = sc.base_hits
-    xing_by = [a for a in base_hits.get(xb, ()) if a != h and a[2] != own]
-    chong_by = [a for a in base_hits.get(ob, ()) if a != h and a[2] != own]
+    by = base_hits.get(xb)
+    xing_by = [a for a in by if a != h and a[2] != own] if by is not None else []
+    by = base_hits.get(ob)
+    chong_by = [a for a in by if a != h and a[2] != own] if by is not None else []
     ch = sc.changes[h[2]] if h[1] is _DONG else None
     if ch is not None:
         if ch[0] is xb:
             xing_by.append(ch)
         if ch[0] is ob:
             chong_by.append(ch)
-    members = [tm, new_member(h + ("墓",))]
-    members.extend([new_member(a + ("刑冲",) if a in chong_by else a + ("刑",)) for a in xing_by])
-    members.extend([new_member(a + ("冲",)) for a in chong_by if a not in xing_by])
+    if xb is ob:  # 未 both 刑 and 冲 the 丑: the same sources, once, as 刑冲
+        members = (tm, _AS_MU(h), *map(_AS_XINGCHONG, xing_by))
+    else:
+        members = (tm, _AS_MU(h), *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
     text: tuple[Quote, ...]
-    if xing_by and chong_by:
-        kind, holds, weight, text = "墓开", True, "重", _TEXT_MU_BOTH
-    elif xing_by:
-        kind, holds, weight, text = "墓开", True, "轻", _TEXT_MU_XING
+    word = _HOLDER_WORD[h[1]]
+    if xing_by:
+        if chong_by:
+            kind, holds, weight, text = "墓开", True, "重", _TEXT_MU_BOTH
+        else:
+            kind, holds, weight, text = "墓开", True, "轻", _TEXT_MU_XING
     elif chong_by:
         kind, holds, weight, text = "冲开", True, "重", _TEXT_MU_CHONG
     else:
         kind, holds, weight, text = "墓闭", False, None, _TEXT_MU_SHUT
-    word = _HOLDER_WORD[h[1]]
-    reasons = [word]
-    mv = _BV[mi]
-    if xing_by:
-        xv = _BV[xb.index]
-        reasons.extend([f"{a[1]._value_}{xv}刑墓" for a in xing_by])
-    if chong_by:
-        ov = _BV[ob.index]
-        reasons.extend([f"{a[1]._value_}{ov}冲墓" for a in chong_by])
-    if not holds:
-        reasons.append("无刑冲")
-    details = {**head, "tomb": mv, "holder": word, "weight": weight}
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE_MU,
         holds,
         kind,
-        t.branch.element,
-        t.relative,
-        lines_of(t.position, [h, *xing_by, *chong_by]),
-        tuple(members),
-        (*reasons, *notes),
+        b.element,
+        relative,
+        lines_of(position, [h, *xing_by, *chong_by]),
+        members,
+        (word, *map(_MU_XING, xing_by), *map(_MU_CHONG, chong_by), *(() if holds else ("无刑冲",)), *notes),
         text,
-        details,
+        {**head, "tomb": _BV[mi], "holder": word, "weight": weight},
     ))
 
 

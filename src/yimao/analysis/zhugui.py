@@ -11,12 +11,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding, new_member, reading
+from yimao.analysis.finding import MEMBERS as _M
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding, reading
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import Branch, EarthSchool, Element, changsheng, is_true_changsheng
-from yimao.hexagram import Relative
-from yimao.pillars import branch_of
+from yimao.ganzhi import Branch, EarthSchool, Element, GanZhi, Vigour, changsheng, is_true_changsheng
+from yimao.hexagram import Hexagram, Relative
 from yimao.texts import Quote, quote
 
 RULE = "助鬼伤身"
@@ -92,24 +92,24 @@ _POSITION_REASONS = ("长生临岁", "长生临月", "长生临动爻", "长生�
 def _elsewhere(chart: Chart, cs: Branch, month: Branch | None) -> tuple[tuple[str, Member | None], ...]:
     """Where the 长生 stands other than the day: 岁, 月, a moving line, a 变爻 (临于岁月动变之位者则非)."""
     out: list[tuple[str, Member | None]] = []
-    if branch_of(chart.pillars.year) is cs:
+    y = chart.pillars.year
+    if (y.branch if y.__class__ is GanZhi else y) is cs:
         out.append(("长生临岁", None))  # the year is no Source of the chart: a reason, not a member
     if month is cs:
-        out.append(("长生临月", Member(cs, Source.YUE, None, "长生")))
+        out.append(("长生临月", _M[(cs, Source.YUE, None, "长生")]))
     for cl in chart.lines:
         if cl.moving and cl.line.branch is cs:
-            out.append(("长生临动爻", Member(cs, Source.DONGYAO, cl.line.position, "长生")))
+            out.append(("长生临动爻", _M[(cs, Source.DONGYAO, cl.line.position, "长生")]))
         if cl.changed is not None and cl.changed.branch is cs:
-            out.append(("长生临变爻", Member(cs, Source.BIANYAO, cl.line.position, "长生")))
+            out.append(("长生临变爻", _M[(cs, Source.BIANYAO, cl.line.position, "长生")]))
     return tuple(out)
 
 
-def _shared_checks(chart: Chart, e: Element, shi: ChartLine, day: Branch | None, month: Branch | None):
+def _shared_checks(chart: Chart, ghost: _Ghost, shi: ChartLine, day: Branch | None, month: Branch | None):
     """The checks of RULES §1.2 that every 鬼 passes or fails alike, as they all have the element
     that 克 the palace: (score, failing reasons, informative, extra members)."""
-    school = chart.school
-    ke = e.overcomes is shi.line.branch.element
-    cs = changsheng(e, school)
+    e, cs, true, _cs_value, e_overcomes, e_generated_by = ghost
+    ke = e_overcomes is shi.line.branch.element
     reasons: list[str] = []
     extra: list[Member] = []
     score = 0
@@ -120,9 +120,7 @@ def _shared_checks(chart: Chart, e: Element, shi: ChartLine, day: Branch | None,
     if day is None:
         reasons.append(_NO_DAY)
         return score, reasons, ke, extra
-    at_day = day is cs
-    true = is_true_changsheng(e, school)
-    if at_day:
+    if day is cs:
         score += 1
         if true:
             score += 1
@@ -130,7 +128,7 @@ def _shared_checks(chart: Chart, e: Element, shi: ChartLine, day: Branch | None,
             reasons.append("非真生")
         informative = ke or true
     else:
-        sheng = day.element.generates is e
+        sheng = day.element is e_generated_by
         reasons.append("日生而非长生" if sheng else "日非长生")
         where = _elsewhere(chart, cs, month)
         for label, member in where:
@@ -142,29 +140,26 @@ def _shared_checks(chart: Chart, e: Element, shi: ChartLine, day: Branch | None,
     return score, reasons, informative, extra
 
 
-def _judge(g: ChartLine, shared, day: Branch | None):
-    """(score, failing reasons, informative, extra members) for one 鬼: the shared checks, then
-    its own 空 and 破 (not judged without a day)."""
-    score, reasons, informative, extra = shared
-    if day is None:
-        return score, reasons, informative, extra
-    reasons = reasons.copy()
-    if g.day is not None and g.day.kong:
-        reasons.append("鬼空")
-    else:
-        score += 1
-    if g.month is not None and g.month.po:
-        reasons.append("鬼破")
-    else:
-        score += 1
-    return score, reasons, informative, extra
+# The palace's 官鬼 (the element that 克 the palace) and its 长生: (element, 长生, 真生?, the 长生's
+# name, the element the 鬼 克, the element that 生 the 鬼).
+_Ghost = tuple[Element, Branch, bool, str, Element, Element]
 
 
 @cache
-def _ghost_true_changsheng(palace: Element, school: EarthSchool) -> Branch | None:
-    """The 长生 of the palace's 官鬼 (the element that 克 the palace) when it is a true one."""
-    ghost = palace.overcome_by
-    return changsheng(ghost, school) if is_true_changsheng(ghost, school) else None
+def _ghost_of(palace: Element, school: EarthSchool) -> _Ghost:
+    e = palace.overcome_by
+    cs = changsheng(e, school)
+    return e, cs, is_true_changsheng(e, school), cs._value_, e.overcomes, e.generated_by
+
+
+_STRONG = frozenset(v for v in Vigour if v.strong)  # 旺 and 相
+
+
+@cache
+def _ghost_positions(h: Hexagram) -> tuple[int, ...]:
+    """The positions of a hexagram's 官鬼 lines but the 世 (a 鬼 on the 世 does not 克 it)."""
+    shi = h.generation.shi
+    return tuple(ln.position for ln in h.lines if ln.relative is Relative.GUANGUI and ln.position != shi)
 
 
 def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
@@ -172,44 +167,57 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     sc = scope if scope is not None else Scope(chart, use)
     shi = sc.shi
     day = sc.day
-    # 鬼不克世: worth a word only when the day is the 鬼's true 长生 (it got that far)
-    if shi.line.relative is not Relative.XIONGDI and (day is None or day is not _ghost_true_changsheng(sc.palace, chart.school)):
+    # 鬼不克世 (the 世 is not 兄弟): worth a word only when the day is the 鬼's true 长生 (it got that far)
+    if shi.line.relative is not Relative.XIONGDI:
+        if day is None:
+            return ()
+        _e, cs, true, _v, _o, _g = _ghost_of(sc.palace, chart.school)
+        if day is not cs or not true:
+            return ()
+    at = _ghost_positions(chart.cast.hexagram)
+    if not at:
         return ()
-    ghosts = [cl for cl in chart.lines if cl.line.relative is Relative.GUANGUI and not cl.shi]
-    if not ghosts:
-        return ()
-    shared = _shared_checks(chart, ghosts[0].line.branch.element, shi, day, sc.month)
-    judged = [(g, *_judge(g, shared, day)) for g in ghosts]
-    shi_strong = shi.month is not None and shi.month.vigour.strong
-    qualifying = [g for g, _s, reasons, _i, _x in judged if not reasons]
+    lines = chart.lines
+    ghosts = [lines[p - 1] for p in at]
+    ghost = _ghost_of(sc.palace, chart.school)
+    # What every 鬼 passes or fails alike (they share the element that 克 the palace), then each
+    # one's own 空 and 破 (not judged without a day): a 鬼 qualifies when nothing fails.
+    score, shared, informative, extra = _shared_checks(chart, ghost, shi, day, sc.month)
+    own: list[tuple[str, ...]] = []
+    if day is not None:
+        for g in ghosts:
+            k = g.day is not None and g.day.kong
+            b = g.month is not None and g.month.po
+            own.append(("鬼空", "鬼破") if k and b else ("鬼空",) if k else ("鬼破",) if b else ())
+    else:
+        own = [()] * len(ghosts)
+    shi_strong = shi.month is not None and shi.month.vigour in _STRONG
     notes: list[str] = []
     if sc.stemless:
         notes.append(_NO_STEM)
     if sc.month is None:
         notes.append(_NO_MONTH)
 
-    if qualifying:
-        return (_finding(chart, qualifying, shi, day, use, shi_strong, notes),)
+    if not shared:
+        qualifying = [g for g, r in zip(ghosts, own) if not r]
+        if qualifying:
+            return (_finding(chart, qualifying, shi, day, use, shi_strong, notes),)
 
-    informative = [(g, s, r, x) for g, s, r, i, x in judged if i]
+    # The best informative near miss: the 鬼 that fail least (each fails its own checks on top
+    # of the shared ones), with the reasons of all of them, each once.
     if not informative:
         return ()
-    best = max([s for _g, s, _r, _x in informative])
-    chosen = [(g, r, x) for g, s, r, x in informative if s == best]
-    reasons: list[str] = []
-    extra: list[Member] = []
-    for _g, r, x in chosen:
-        for t in r:
-            if t not in reasons:
-                reasons.append(t)
-        for m in x:
-            if m not in extra:
-                extra.append(m)
+    fewest = min([len(r) for r in own])
+    gs = [g for g, r in zip(ghosts, own) if len(r) == fewest]
+    reasons = list(shared)
+    for r in own:
+        if len(r) == fewest:
+            for t in r:
+                if t not in reasons:
+                    reasons.append(t)
     if shi_strong and "鬼不克世" not in reasons:
         reasons.append("世旺相")
-    gs = [g for g, _r, _x in chosen]
-    members = _members(gs, shi, day) + tuple(extra)
-    e = gs[0].element
+    e, _cs, true, cs_value, _o, _g = ghost
     return (
         new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
@@ -218,12 +226,12 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
             e,
             Relative.GUANGUI,
             _lines(gs, shi),
-            members,
+            _members(gs, shi, day) + tuple(extra),
             tuple(reasons) + tuple(notes),
             _text_of(tuple(reasons)),
             {
-                "changsheng": changsheng(e, chart.school).value,
-                "true_changsheng": is_true_changsheng(e, chart.school),
+                "changsheng": cs_value,
+                "true_changsheng": true,
                 "ghosts": [_ghost(g) for g in gs],
                 "shi": _shi(shi),
             },
@@ -254,7 +262,7 @@ def _finding(
     e = qualifying[0].element
     members = _members(qualifying, shi, day)
     lines = _lines(qualifying, shi)
-    base = {"changsheng": day.value, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
+    base = {"changsheng": day._value_, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
     if shi_strong:
         # 弗能伤: everything else holds, the 世 is 旺相 in the month.
         return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
@@ -272,8 +280,8 @@ def _finding(
     verdict, verdict_text = _verdict(chart, use)
     spirits = []
     for g in qualifying:
-        if g.spirit is not None and g.spirit.value in _SPIRIT_READING:
-            spirits.append({"position": g.position, "spirit": g.spirit.value, "reading": _SPIRIT_READING[g.spirit.value]})
+        if g.spirit is not None and g.spirit._value_ in _SPIRIT_READING:
+            spirits.append({"position": g.position, "spirit": g.spirit._value_, "reading": _SPIRIT_READING[g.spirit._value_]})
     details: dict[str, Any] = {
         **base,
         "use": use.spec if use is not None else None,
@@ -313,10 +321,10 @@ def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:
 def _members(ghosts: list[ChartLine], shi: ChartLine, day: Branch | None) -> tuple[Member, ...]:
     out = []
     if day is not None:
-        out.append(new_member((day, Source.RI, None, "日")))
+        out.append(_M[(day, Source.RI, None, "日")])
     for g in (*ghosts, shi):
         ln = g.line
-        out.append(new_member((ln.branch, Source.DONGYAO if g.moving else Source.JINGYAO, ln.position, "世" if g is shi else "鬼")))
+        out.append(_M[(ln.branch, Source.DONGYAO if g.moving else Source.JINGYAO, ln.position, "世" if g is shi else "鬼")])
     return tuple(out)
 
 
@@ -335,7 +343,7 @@ def _ghost(g: ChartLine) -> dict[str, Any]:
         "moving": g.moving,
         "vigour": v._value_ if v is not None else None,
         "speed": "动速" if g.moving else "静迟",  # 静迟动速
-        "size": None if v is None else ("旺大" if v.strong else "衰小"),  # 旺大衰小
+        "size": None if v is None else ("旺大" if v in _STRONG else "衰小"),  # 旺大衰小
     }
 
 
