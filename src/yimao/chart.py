@@ -409,7 +409,6 @@ class Chart(NamedTuple):
 
 _new = tuple.__new__  # positional construction without NamedTuple's Python-level __new__
 _NO_PILLARS = FourPillars()
-_ELEMENTS = tuple(Element)
 _SHUI, _HUO = EarthSchool.SHUI, EarthSchool.HUO  # an enum class attribute is a slow lookup
 _SCHOOL_INDEX = {_SHUI: 0, _HUO: 1}
 
@@ -462,8 +461,9 @@ _NO_DAY = (((None, None, None),) * 12, (2,) * 12, (None,) * 6)
 @cache
 def _change_rels(branch: Branch, changed: Branch, school: EarthSchool) -> tuple[ChangeRelation, ...]:
     """The change relation of `branch` moving into `changed`, by 化空 and 化破 (`kong * 3 + po`)."""
-    base = change_relation.__wrapped__(branch, changed, None, None, school)
-    return tuple(base._replace(kong=k, po=p) for k in _STATES for p in _STATES)
+    b = change_relation.__wrapped__(branch, changed, None, None, school)
+    # positional construction: NamedTuple._replace is a Python-level call through a dict
+    return tuple(_new(ChangeRelation, (b[0], b[1], b[2], k, p, *b[5:])) for k in _STATES for p in _STATES)
 
 
 @cache
@@ -493,9 +493,9 @@ def _rows(h: Hexagram) -> tuple[tuple, ...]:
 
 
 @cache
-def _changed_rows(changed_h: Hexagram) -> tuple[tuple[ChangedLine, ...], ...]:
-    """The 变爻 of each position of `changed_h`, by the element index of the original palace."""
-    return tuple(tuple(_changed_line(changed_h, p, palace) for p in range(1, 7)) for palace in _ELEMENTS)
+def _changed_rows(changed_h: Hexagram, palace: Element) -> tuple[ChangedLine, ...]:
+    """The 变爻 of each position of `changed_h`, counted against the original palace."""
+    return tuple(_changed_line(changed_h, p, palace) for p in range(1, 7))
 
 
 def _cast_entry(h: Hexagram, moving: frozenset[int]) -> tuple:
@@ -506,7 +506,7 @@ def _cast_entry(h: Hexagram, moving: frozenset[int]) -> tuple:
     features = hexagram_features.__wrapped__(h, changed_h)
     if changed_h is None:
         return None, features, (None,) * 6
-    changed_lines = _changed_rows(changed_h)[h.palace.element.index]
+    changed_lines = _changed_rows(changed_h, h.palace.element)
     moves = []
     for line, cl in zip(h.lines, changed_lines):
         if line.position in moving:
@@ -517,10 +517,12 @@ def _cast_entry(h: Hexagram, moving: frozenset[int]) -> tuple:
     return changed_h, features, tuple(moves)
 
 
-@cache
+_CASTS: dict[Cast, tuple] = {}  # `_cast_entry` by cast, each built at its first chart: at most 4096
+
+
 def _cast_table(h: Hexagram) -> dict[frozenset[int], tuple]:
-    """`_cast_entry` for every set of moving lines of `h` (64), built at the first chart of `h`
-    (about a millisecond): a run meets all 64 hexagrams long before it meets all 4096 casts."""
+    """`_cast_entry` for every set of moving lines of `h` (64): what `build_chart` reads, entry
+    by entry (tests)."""
     sets = (frozenset(i + 1 for i in range(6) if mask >> i & 1) for mask in range(64))
     return {moving: _cast_entry(h, moving) for moving in sets}
 
@@ -530,9 +532,12 @@ def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSch
         pillars = _NO_PILLARS
     h, moving = cast
     try:
-        changed_h, features, moves = _cast_table(h)[moving]
-    except (KeyError, TypeError):  # moving lines given as some other collection than a frozenset
-        changed_h, features, moves = _cast_entry(h, frozenset(moving))
+        entry = _CASTS.get(cast)
+    except TypeError:  # moving lines given as some other collection than a frozenset
+        entry = _cast_entry(h, frozenset(moving))
+    if entry is None:  # built when first met, not for all 64 casts of a hexagram: a single command
+        entry = _CASTS[cast] = _cast_entry(h, moving)  # casts one chart
+    changed_h, features, moves = entry
     month = pillars.month
     mrels, strong, po = _NO_MONTH if month is None else _month_table(month)
     day = pillars.day

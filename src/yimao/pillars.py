@@ -279,7 +279,7 @@ def format_offset(off: timedelta | None) -> str:
 
 # --- parsing moments and zones --------------------------------------------------------------
 
-_OFFSET = re.compile(r"^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$", re.I)
+_OFFSET = r"^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$"  # compiled by `re` when first used
 
 
 def parse_tz(text: str) -> tzinfo:
@@ -287,7 +287,7 @@ def parse_tz(text: str) -> tzinfo:
     t = text.strip()
     if t.upper() in ("UTC", "Z", "GMT"):
         return timezone.utc
-    m = _OFFSET.match(t)
+    m = re.match(_OFFSET, t, re.I)
     if m:
         sign, hh, mm = m.group(1), int(m.group(2)), int(m.group(3) or 0)
         if hh > 14 or mm > 59:
