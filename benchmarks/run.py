@@ -32,8 +32,7 @@ from datetime import datetime, timedelta, timezone
 from yimao.chart import build_chart
 from yimao.hexagram import Cast, all_casts
 from yimao.pillars import parse_moment, pillars_at
-from yimao.pipeline import CastRequest, document, read
-from yimao.serialize import dumps
+from yimao.pipeline import CastRequest, document_json, read
 
 SEED = 20261202
 USES = ("官", "财", "父", "兄", "子", "世", "应", None)
@@ -76,11 +75,11 @@ def once(fn, items) -> tuple[float, float]:
 def in_process(n: int) -> list[tuple[str, str, str]]:
     reqs = workload(WARM + 3 * n)
     for r in reqs[:WARM]:  # warm the caches (节 per year, stars per key, a layout's hits …)
-        dumps(document(read(r), stars_json=True), compact=True)
+        document_json(read(r))
     base_wall, base_cpu = calibrate()
     # each pass over requests it has not seen: a chart in a batch is rarely one already cast
     full = once(read, reqs[WARM : WARM + n])
-    line = once(lambda r: dumps(document(read(r), stars_json=True), compact=True), reqs[WARM + n : WARM + 2 * n])
+    line = once(lambda r: document_json(read(r)), reqs[WARM + n : WARM + 2 * n])
     moments = [(Cast.parse(r.hex), parse_moment(r.date, None)[0]) for r in reqs[WARM + 2 * n :]]
     bare = once(lambda cm: build_chart(cm[0], pillars_at(cm[1])), moments)
 

@@ -19,7 +19,7 @@ from typing import IO, Any, NamedTuple
 import orjson
 
 from yimao.errors import YimaoError
-from yimao.pipeline import CastRequest, document, read
+from yimao.pipeline import CastRequest, document_json, read
 from yimao.serialize import dumps
 
 MAX_LINE_BYTES = 1 << 20  # a request is tiny; a megabyte is hostile
@@ -65,8 +65,9 @@ def error_object(n: int, message: str, value: Any) -> dict[str, Any]:
     return {"line": n, "error": {"message": _clean(message), "value": _jsonable(value)}}
 
 
-def answer(n: int, raw: bytes) -> dict[str, Any]:
-    """The result for one non-blank input line (never raises for bad input)."""
+def answer(n: int, raw: bytes) -> bytes | dict[str, Any]:
+    """The result for one non-blank input line: the line of its chart (the document of `yimao
+    cast --json`, compact, with its newline), or an error object. Never raises for bad input."""
     if len(raw) > MAX_LINE_BYTES:
         return error_object(n, f"line too long ({len(raw)} bytes; at most {MAX_LINE_BYTES})", None)
     try:
@@ -78,7 +79,7 @@ def answer(n: int, raw: bytes) -> dict[str, Any]:
     if not isinstance(obj, dict):
         return error_object(n, f"a JSON object expected, got {type(obj).__name__}", raw.decode()[:80])
     try:
-        return document(read(CastRequest.from_mapping(obj)), stars_json=True)
+        return document_json(read(CastRequest.from_mapping(obj)))
     except YimaoError as e:
         return error_object(n, str(e), e.value)
     except RecursionError:
@@ -130,15 +131,15 @@ def run(
                 summary.blank += 1
                 continue
             result = answer(n, body)
-            try:
-                data = dumps(result, compact=True)
-            except (TypeError, ValueError) as e:  # cannot happen for a chart; guards the error path
-                result = error_object(n, f"cannot write the result: {e}", None)
-                data = dumps(result, compact=True)
-            if "error" in result and "schema_version" not in result:
-                summary.errors += 1
-            else:
+            if type(result) is bytes:
                 summary.ok += 1
+                data = result
+            else:
+                summary.errors += 1
+                try:
+                    data = dumps(result, compact=True)
+                except (TypeError, ValueError) as e:  # cannot happen: error objects are made JSON-safe
+                    data = dumps(error_object(n, f"cannot write the result: {e}", None), compact=True)
             out.write(data)  # one write per line: a line is whole or absent
             out.flush()
             if n % FREEZE_EVERY == 0:

@@ -161,21 +161,37 @@ def use_note(use: Use | None) -> str | None:
     return f"用神 {use.spec}: 爻 {','.join(map(str, use.positions))}"
 
 
-def document(reading: Reading, *, stars_json: bool = False) -> dict[str, Any]:
-    """The document of `yimao cast --json`. Its `stars` array is encoded once (`stars_json`);
-    with `stars_json` it stays encoded (an orjson Fragment: the same bytes once dumped
-    compactly, but not a list to read or to indent — for `yimao batch`, which only writes it),
-    else it is decoded into lists and dicts."""
+def document(reading: Reading) -> dict[str, Any]:
+    """The document of `yimao cast --json`, as lists and dicts (to indent, or to put in
+    traditional characters). Its `stars` array is `stars_json`'s encoding, decoded: one
+    encoding for both paths."""
     import orjson
 
     from yimao.serialize import chart_to_dict
     from yimao.stars import place
 
-    encoded = place.stars_json(reading.standing)
     return chart_to_dict(
         reading.chart,
         findings=[f.to_dict() for f in reading.findings],
-        stars=orjson.Fragment(encoded) if stars_json else orjson.loads(encoded),
+        stars=orjson.loads(place.stars_json(reading.standing)),
         line_stars=place.line_ids(reading.standing),
+        use=use_to_dict(reading.use),
+    )
+
+
+def document_json(reading: Reading) -> bytes:
+    """`document(reading)` as `yimao batch` writes it: compact JSON and a newline, byte for byte
+    `dumps(document(reading), compact=True)`, encoded from its parts (`serialize.chart_json`)."""
+    import orjson
+
+    from yimao.serialize import chart_json
+    from yimao.stars import place
+
+    standing = reading.standing
+    return chart_json(
+        reading.chart,
+        findings=[f.to_dict() for f in reading.findings],
+        stars=place.stars_json(standing),
+        line_stars={pos: orjson.dumps(ids) for pos, ids in place.line_ids(standing).items()},
         use=use_to_dict(reading.use),
     )

@@ -471,3 +471,117 @@ def dumps(doc: Mapping[str, Any], *, compact: bool = False) -> bytes:
     option = orjson.OPT_APPEND_NEWLINE | (0 if compact else orjson.OPT_INDENT_2)
     return orjson.dumps(doc, option=option)
 
+
+
+# --- the document as bytes (`yimao batch`) ----------------------------------------------------
+#
+# `chart_json` writes the document `chart_to_dict` builds, compactly: byte for byte what
+# `dumps(chart_to_dict(…), compact=True)` gives (a property test and the batch tests check it),
+# but from the encodings of its parts. The parts many charts share are the memos above; each is
+# encoded once, keys and punctuation included, so that a document is mostly bytes joined,
+# without building its dicts nor walking them again to encode them.
+
+
+def _json(value: Any) -> bytes:
+    import orjson
+
+    return orjson.dumps(value)
+
+
+def _fields(d: Mapping[str, Any]) -> bytes:
+    """A dict's fields as JSON, without its braces."""
+    return _json(d)[1:-1]
+
+
+_HEAD_KEYS = ("position", "yang", "moving", "value", "stem", "branch", "element", "relative")
+
+
+def _line_heads(line: Line) -> tuple[bytes, bytes]:
+    """A line's JSON up to its 六神 (`{"position":…,"relative":…,"spirit":`), static and moving."""
+    return tuple(b"{" + _fields({k: t[k] for k in _HEAD_KEYS}) + b',"spirit":' for t in _LINE[line])
+
+
+_LINE_HEAD_J = _Memo(_line_heads)
+_SPIRIT_J = _Memo(lambda s: _json(None if s is None else s._value_))
+_SHI_YING_J = _Memo(lambda k: b',"shi":' + _json(k[0]) + b',"ying":' + _json(k[1]) + b',"hidden":')
+_HIDDEN_LINE_J = _Memo(lambda hl: b"{" + _fields(_najia(hl.stem, hl.branch, hl.relative)) + b',"fei":')
+_FEI_LIFTED_J = _Memo(lambda k: _json(k[0]) + b',"lifted":' + _json(k[1]) + b',"relations":{"month":')
+_MONTH_J = _Memo(lambda m: _json(_MONTH[m][0]))
+_DAY_J = _Memo(lambda d: _json(_DAY[d][0]))
+_CHANGED_J = _Memo(lambda c: b',"changed":' + _json(_CHANGED[c]))
+_RELATIONS_J = _Memo(lambda k: b',"relations":' + _json(_RELATIONS[k][0]) + b',"tags":' + _json(_RELATIONS[k][1]) + b',"stars":')
+
+
+def _hidden_json(h: Hidden | None) -> bytes:
+    if h is None:
+        return b"null"
+    hl, fei, month, day, lifted = h
+    return b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _MONTH_J[month], b',"day":', _DAY_J[day], b"}}"))
+
+
+def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
+    """`line_to_dict(cl, …)` encoded; `stars` is the line's star ids, encoded."""
+    line, moving, value, spirit, shi, ying, hidden, changed, month, day, change = cl
+    if moving is not True and moving is not False or value != _LINE[line][moving]["value"]:
+        import orjson  # a line built by hand, unlike any of build_chart's: the plain way
+
+        return _json(line_to_dict(cl, orjson.loads(stars)))
+    return b"".join(
+        (
+            _LINE_HEAD_J[line][moving],
+            _SPIRIT_J[spirit],
+            _SHI_YING_J[shi, ying],
+            _hidden_json(hidden),
+            _CHANGED_J[changed],
+            _RELATIONS_J[month, day, change],
+            stars,
+            b"}",
+        )
+    )
+
+
+# A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast;
+# the `earth_school` and `hexagram` head up to `features`, by school and hexagram.
+_CAST_J = _Memo(
+    lambda cast: (
+        b'{"schema_version":%d,"cast":' % SCHEMA_VERSION + _json(_CAST_PARTS[cast][0]) + b",",
+        b'},"changed_hexagram":' + _json(_CAST_PARTS[cast][1]) + b',"use":',
+    )
+)
+_HEXAGRAM_J = _Memo(lambda k: b',"earth_school":' + _json(k[0]._value_) + b',"hexagram":' + _json(_hexagram_head(k[1]))[:-1] + b',"features":')
+_NO_STARS = b"[]"
+
+
+def chart_json(
+    chart: Chart,
+    *,
+    findings: list[Mapping[str, Any]],
+    stars: bytes,
+    line_stars: Mapping[int, bytes],
+    use: Mapping[str, Any] | None = None,
+) -> bytes:
+    """`dumps(chart_to_dict(chart, …), compact=True)`, from encoded parts: `stars` is the
+    document's stars array encoded, `line_stars` each line's star ids encoded."""
+    cast, pillars, lines, features, school = chart
+    start, changed = _CAST_J[cast]
+    pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
+    calendar = {"pillars": pillars, "xunkong": xunkong, "yuepo": yuepo, "lunar": lunar, "jie": jie, "near_jie": near_jie, "conventions": conventions}
+    encoded = b",".join([line_json(cl, line_stars.get(cl.line.position, _NO_STARS)) for cl in lines])
+    return b"".join(
+        (
+            start,
+            _fields(calendar),
+            _HEXAGRAM_J[school, cast.hexagram],
+            _json(features),
+            b',"lines":[',
+            encoded,
+            b"]",
+            changed,
+            _json(use),
+            b',"findings":',
+            _json(findings),
+            b',"stars":',
+            stars,
+            b"}\n",
+        )
+    )
