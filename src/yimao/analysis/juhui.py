@@ -87,6 +87,7 @@ _NONE = 12  # the index of a day or month not given
 _ROLE = tuple(next(ROLES[idx.index(b.index)] for _j, _e, idx, _s, _r, _w in _JU if b.index in idx) for b in BRANCHES)
 _RI_MEMBERS = tuple(_M[(b, _RI, None, _ROLE[b.index])] for b in BRANCHES)
 _YUE_MEMBERS = tuple(_M[(b, _YUE, None, _ROLE[b.index])] for b in BRANCHES)
+_BIAN_MEMBERS = ((), *(tuple(_M[(b, _BIAN, p, _ROLE[b.index])] for b in BRANCHES) for p in range(1, 7)))  # [position][branch]
 
 
 # Every branch is one role of one 局, so a chart's standing towards all four 局 fits in one int:
@@ -105,6 +106,7 @@ _P = _role_bits()  # per branch (by index): present
 _PA = tuple(b | b << 3 for b in _P)  # present and active
 _PH = tuple(b | b << 6 for b in _P)  # present and hung
 _POP = (0, 1, 1, 2, 1, 2, 2, 3)
+_POSITION_OF = {1 << p: p for p in range(1, 7)}  # a position by its bit
 
 
 def _forms(key: int) -> bool:
@@ -233,7 +235,7 @@ def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Mem
     out: list[Member] = []
     mask = snd = kong = po = 0
     bian = fu = zhen = False
-    for i, role, rb in zip(idx, ROLES, (1, 2, 4)):
+    for i, rb in zip(idx, (1, 2, 4)):
         if i == di:
             out.append(_RI_MEMBERS[i])
             snd |= rb
@@ -247,21 +249,44 @@ def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Mem
         if not at:
             continue
         mask |= at
-        rank = 0  # 1 动爻, 2 变爻, 3 伏神
-        at = lines_in(at)
-        for p in at:
+        if at & (at - 1):  # entries at more than one position: in chart order
+            rank = 0  # 1 动爻, 2 变爻, 3 伏神
+            at = lines_in(at)
+            for p in at:
+                bit = 1 << p
+                if lm & bit:
+                    if mv & bit:
+                        out.append(templates[p][0])
+                        rank = 1
+                    else:
+                        out.append(templates[p][1])
+                if cm & bit:
+                    out.append(_BIAN_MEMBERS[p][i])
+                    if rank != 1:
+                        rank = 2
+                if hm & bit:
+                    out.append(templates[p][2])
+                    if rank == 0:
+                        rank = 3
+                    if h.lines[p - 1].branch is changsheng(BRANCHES[i].element, school):
+                        zhen = True
+            p = at[0]
             bit = 1 << p
-            if lm & bit:
+        else:  # one position (most roles): its line, its 变爻, its 伏神
+            p = _POSITION_OF[at]
+            bit = at
+            rank = 0
+            if lm:
                 if mv & bit:
                     out.append(templates[p][0])
                     rank = 1
                 else:
                     out.append(templates[p][1])
-            if cm & bit:
-                out.append(_M[(BRANCHES[i], _BIAN, p, role)])
+            if cm:
+                out.append(_BIAN_MEMBERS[p][i])
                 if rank != 1:
                     rank = 2
-            if hm & bit:
+            if hm:
                 out.append(templates[p][2])
                 if rank == 0:
                     rank = 3
@@ -271,9 +296,7 @@ def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Mem
             bian = True
         elif rank == 3:
             fu = True
-        p = at[0]
         cl = lines[p - 1]
-        bit = 1 << p
         # a relation is None, and 空 too, when its pillar or the stem is not given
         if lm & bit:
             d, m = cl.day, cl.month
