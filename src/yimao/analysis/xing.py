@@ -178,11 +178,15 @@ class Scope:
         """A visible line as a target (`facts` its line's, see _hexagram_facts; `role` 0 用, 1 世,
         2 用/世): a static line suffers 日, 月 and every moving line; a moving one the others and
         its own 变爻."""
-        act, relative, as_static, as_moving = facts
-        if not cl.moving:
-            tm, head = as_static[role]
+        act, relative, parts = facts
+        moving = cl.moving
+        k = role + 3 if moving else role
+        got = parts[k]
+        if got is None:
+            got = parts[k] = _TARGET_PARTS[(act[0], _DONG if moving else _JING, act[2], _ROLES[role])]
+        tm, head = got
+        if not moving:
             return tm, relative, self.base_hits, notes, head
-        tm, head = as_moving[role]
         return tm, relative, _moving_hits(self.base_hits, act, self.changes[act[2]]), notes, head
 
     @property
@@ -227,16 +231,11 @@ _ROLES = ("用", "世", "用/世")
 def _hexagram_facts(h: Hexagram) -> tuple[Element, int, int, tuple[Any, ...]]:
     """What Scope takes from the hexagram alone: the palace element, the indices of the 世 and 应
     lines, and per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
-    and its parts as a target (see _TARGET_PARTS), static and moving, by role (用, 世, 用/世)."""
+    and its parts as a target (see _TARGET_PARTS) by role — 用, 世, 用/世 static, then moving —
+    filled as targets come (a hexagram's lines are the 世 or a 用 in a few ways only)."""
     facts: list[Any] = [None]
     for ln in h.lines:
-        b, p = ln.branch, ln.position
-        facts.append((
-            (b, _DONG, p),
-            ln.relative,
-            tuple(_TARGET_PARTS[(b, _JING, p, role)] for role in _ROLES),
-            tuple(_TARGET_PARTS[(b, _DONG, p, role)] for role in _ROLES),
-        ))
+        facts.append(((ln.branch, _DONG, ln.position), ln.relative, [None] * 6))
     return h.palace.element, h.shi - 1, h.ying - 1, tuple(facts)
 
 
