@@ -482,13 +482,13 @@ def _xing_on(
         **head,
         "name": _NAME_BY[bi],
         "weight": weight,
-        "severity": list(_SEVERITY),
-        "readings": list(_READINGS),
+        "severity": [*_SEVERITY],
+        "readings": [*_READINGS],
     }
     if role != "用":
         grave = _shi_danger_in(sc.chart.cast.hexagram)
         if grave:
-            details["grave"] = list(grave)
+            details["grave"] = [*grave]
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
@@ -547,10 +547,8 @@ def _full(tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branc
 _HOLDER_WORD = {_RI: "入日墓", _YUE: "入月墓", _DONG: "入动墓", _BIAN: "化墓"}
 
 
-@cache
-def _tombs(school: EarthSchool) -> tuple[Branch, ...]:
-    """The 墓 of each branch's element (by index) in the given school."""
-    return tuple(tomb(b.element, school) for b in BRANCHES)
+# The 墓 of each branch's element (by index), by school.
+_TOMBS = {school: tuple(tomb(b.element, school) for b in BRANCHES) for school in EarthSchool}
 
 
 def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
@@ -558,7 +556,7 @@ def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     the sources acting on that 墓: 刑 → 墓开 (轻), 刑而兼冲 → 墓开 (重), 冲 → 冲开, neither → 墓闭."""
     sc = scope if scope is not None else Scope(chart, use)
     out: list[Finding] = []
-    tombs = _tombs(chart.school)
+    tombs = _TOMBS[chart.school]
     for tm, relative, hits, notes, head in sc.per_target:
         mu = tombs[tm[0].index]
         # the 墓 among the sources acting on the target (日, 月, other moving lines, own 变爻)
