@@ -16,7 +16,7 @@ from yimao.analysis.run import analyse
 from yimao.analysis.xing import Scope, targets
 from yimao.analysis.zhugui import _ghost_positions
 from yimao.chart import Source, build_chart, resolve_use
-from yimao.ganzhi import BRANCHES, CYCLE, SANHE, EarthSchool, Element, changsheng
+from yimao.ganzhi import BRANCHES, CYCLE, SANHE, EarthSchool, Element, changsheng, element_relation, vigour
 from yimao.hexagram import HEXAGRAMS, Relative, all_casts
 from yimao.pillars import FourPillars
 from yimao.texts import QUOTE_DICTS, Quote, quote
@@ -177,6 +177,32 @@ def test_juhui_against_the_line_by_line_walk():
             assert f.details.get("zhen", False) is zhen
             assert list(f.lines) == lines
             assert [r for r in f.reasons if r.endswith(("不现", "旬空", "月破", "旬空月破"))] == damage
+            # what the finding takes from the pillars, the palace and the 用神 (tables by each)
+            trio = SANHE[e]
+            day, month = chart.pillars.day_branch, chart.pillars.month_branch
+            ri = ROLES[trio.index(day)] if day in trio else None
+            yue = ROLES[trio.index(month)] if month in trio else None
+            assert (f.details["ri"], f.details["yue"]) == (ri, yue)
+            hung = [role for b, role in zip(trio, ROLES) if b in (day, month)]
+            xuan = "悬始" if "始" in hung else "悬终" if "终" in hung else "悬中" if "中" in hung else None
+            assert f.details["xuan"] == xuan
+            assert f.relative is Relative.of(e, chart.hexagram.palace_element)
+            assert f.details["vigour"] == (vigour(e, month).value if month is not None else None)
+            ue = None
+            if use is not None and use.positions:
+                ue = chart.lines[use.positions[0] - 1].element
+            elif use is not None and use.hidden_positions:
+                ue = chart.lines[use.hidden_positions[0] - 1].hidden.line.element
+            elif use is not None and use.relative is not None:
+                ue = use.relative.element_in(chart.hexagram.palace_element)
+            if ue is None:
+                assert "use_element" not in f.details
+            else:
+                assert (f.details["use_element"], f.details["is_use"]) == (ue.value, ue is e)
+                assert f.details["to_use"] == element_relation(e, ue)
+            if f.holds:
+                why = [f"{w}{b.value}在{role}" for b, role in zip(trio, ROLES) for w, x in (("日", day), ("月", month)) if b is x]
+                assert list(f.reasons[: len(why)]) == why
             seen.add((kind, f.holds, zhen))
     assert len(seen) >= 8  # the sweep meets every type, formed and not, 伏得生 or not
 

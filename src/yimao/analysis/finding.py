@@ -82,6 +82,7 @@ class _TextDicts(dict):
 
 
 TEXT_DICTS = _TextDicts()
+_member_dict = MEMBER_DICTS.__getitem__
 
 
 class Finding(NamedTuple):
@@ -108,16 +109,15 @@ class Finding(NamedTuple):
         rule, holds, kind, e, r, lines, members, reasons, text, details = self
         # The dicts of members and quotes are shared between documents, which are read-only
         # (see serialize): each is built once, not once a finding; the lists are the finding's.
-        md = MEMBER_DICTS
         return {
             "rule": rule,
             "holds": holds,
             "kind": kind,
             "element": e._value_ if e is not None else None,
             "relative": r._value_ if r is not None else None,
-            "lines": list(lines),
-            "members": [md[m] for m in members],
-            "reasons": list(reasons),
+            "lines": [*lines],
+            "members": [*map(_member_dict, members)],
+            "reasons": [*reasons],
             "text": [*TEXT_DICTS[text]],
             "details": details,
         }

@@ -92,7 +92,7 @@ def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
             "target": "世应",
             "direction": relation,
             "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
-            "severity": list(_WEIGHT),
+            "severity": [*_WEIGHT],
         },
     ))
 
@@ -123,7 +123,7 @@ def _on(tm: Member, relative: Relative, head: dict[str, Any], by: tuple[Act, ...
             "direction": d,
             # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世
             "weight": "重" if kind == "克害" else "轻",
-            "severity": list(_WEIGHT),
+            "severity": [*_WEIGHT],
         },
     ))
 

@@ -87,6 +87,7 @@ _NONE = 12  # the index of a day or month not given
 _ROLE = tuple(next(ROLES[idx.index(b.index)] for _j, _e, idx, _s, _r, _w in _JU if b.index in idx) for b in BRANCHES)
 _RI_MEMBERS = tuple(_M[(b, _RI, None, _ROLE[b.index])] for b in BRANCHES)
 _YUE_MEMBERS = tuple(_M[(b, _YUE, None, _ROLE[b.index])] for b in BRANCHES)
+_BIAN_MEMBERS = ((), *(tuple(_M[(b, _BIAN, p, _ROLE[b.index])] for b in BRANCHES) for p in range(1, 7)))  # [position][branch]
 
 
 # Every branch is one role of one 局, so a chart's standing towards all four 局 fits in one int:
@@ -105,6 +106,7 @@ _P = _role_bits()  # per branch (by index): present
 _PA = tuple(b | b << 3 for b in _P)  # present and active
 _PH = tuple(b | b << 6 for b in _P)  # present and hung
 _POP = (0, 1, 1, 2, 1, 2, 2, 3)
+_POSITION_OF = {1 << p: p for p in range(1, 7)}  # a position by its bit
 
 
 def _forms(key: int) -> bool:
@@ -213,10 +215,11 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     if not want:
         return ()
     # what every 局 of the chart shares, worked out once
-    scan = (h, lines, mv, line_at, hidden_at, changed_at, templates, chart.school, day, month, di, mi)
-    ctx = _context(sc.palace, month, _use_element(chart, use, sc.palace) if use is not None else None)
+    scan = (h, lines, mv, line_at, hidden_at, changed_at, templates, chart.school, day, month, di, mi, _HUNG[di * 13 + mi])
+    ue = _use_element(chart, use, sc.palace) if use is not None else None
+    ctx = (_RELATIVES[sc.palace], _VIGOURS[month] if month is not None else _NO_FACT, _TO_USE[ue] if ue is not None else _NO_FACT)
     notes = _NOTES[sc.stemless][month is None]
-    return tuple([_ju(ju, x >> ju[3], scan, ctx[ju[0]], notes) for ju in want])
+    return tuple([_ju(ju, x >> ju[3], scan, ctx, notes) for ju in want])
 
 
 def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Member, ...], int, int, int, int, str, bool]:
@@ -229,11 +232,11 @@ def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Mem
 
     An entry's 旬空 and 月破 are its branch's (the branch against the day's 旬 and the month),
     so the chart's relations are read once a role, on its first entry from the lines."""
-    h, lines, mv, line_at, hidden_at, changed_at, templates, school, day, month, di, mi = scan
+    h, lines, mv, line_at, hidden_at, changed_at, templates, school, day, month, di, mi, _hung_on = scan
     out: list[Member] = []
     mask = snd = kong = po = 0
     bian = fu = zhen = False
-    for i, role, rb in zip(idx, ROLES, (1, 2, 4)):
+    for i, rb in zip(idx, (1, 2, 4)):
         if i == di:
             out.append(_RI_MEMBERS[i])
             snd |= rb
@@ -247,21 +250,44 @@ def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Mem
         if not at:
             continue
         mask |= at
-        rank = 0  # 1 动爻, 2 变爻, 3 伏神
-        at = lines_in(at)
-        for p in at:
+        if at & (at - 1):  # entries at more than one position: in chart order
+            rank = 0  # 1 动爻, 2 变爻, 3 伏神
+            at = lines_in(at)
+            for p in at:
+                bit = 1 << p
+                if lm & bit:
+                    if mv & bit:
+                        out.append(templates[p][0])
+                        rank = 1
+                    else:
+                        out.append(templates[p][1])
+                if cm & bit:
+                    out.append(_BIAN_MEMBERS[p][i])
+                    if rank != 1:
+                        rank = 2
+                if hm & bit:
+                    out.append(templates[p][2])
+                    if rank == 0:
+                        rank = 3
+                    if h.lines[p - 1].branch is changsheng(BRANCHES[i].element, school):
+                        zhen = True
+            p = at[0]
             bit = 1 << p
-            if lm & bit:
+        else:  # one position (most roles): its line, its 变爻, its 伏神
+            p = _POSITION_OF[at]
+            bit = at
+            rank = 0
+            if lm:
                 if mv & bit:
                     out.append(templates[p][0])
                     rank = 1
                 else:
                     out.append(templates[p][1])
-            if cm & bit:
-                out.append(_M[(BRANCHES[i], _BIAN, p, role)])
+            if cm:
+                out.append(_BIAN_MEMBERS[p][i])
                 if rank != 1:
                     rank = 2
-            if hm & bit:
+            if hm:
                 out.append(templates[p][2])
                 if rank == 0:
                     rank = 3
@@ -271,9 +297,7 @@ def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Mem
             bian = True
         elif rank == 3:
             fu = True
-        p = at[0]
         cl = lines[p - 1]
-        bit = 1 << p
         # a relation is None, and 空 too, when its pillar or the stem is not given
         if lm & bit:
             d, m = cl.day, cl.month
@@ -302,48 +326,66 @@ _BY_ROLE = tuple({"始": bool(k & 1), "中": bool(k & 2), "终": bool(k & 4)} fo
 _XUAN = tuple("悬始" if k & 1 else "悬终" if k & 4 else "悬中" if k & 2 else None for k in range(8))
 
 
-@cache
-def _hung(j: int, di: int, mi: int) -> tuple[int, str | None, str | None, tuple[str, ...]]:
-    """How the 日 (branch index `di`) and the 月 (`mi`) hang on the 局 `j`: the roles they are (bits),
-    the role of each (the details' ri and yue), and the reasons a formed 局 gives for it, by role."""
-    idx = _JU[j][2]
-    bv = _BV
-    hung = 0
-    why = []
-    for r, (i, role) in enumerate(zip(idx, ROLES)):
-        if i == di or i == mi:
-            hung |= 1 << r
-            if i == di:
-                why.append(f"日{bv[i]}在{role}")
-            if i == mi:
-                why.append(f"月{bv[i]}在{role}")
-    ri = ROLES[idx.index(di)] if di in idx else None
-    yue = ROLES[idx.index(mi)] if mi in idx else None
-    return hung, ri, yue, tuple(why)
+class _Hung(dict):
+    """How the 日 and the 月 hang on each 局, by their branch indices as di * 13 + mi (_NONE when
+    not given; 169 keys): per 局 (in _JU order) the roles they are (bits), the role of each (the
+    details' ri and yue), and the reasons a formed 局 gives for it, by role."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: int) -> tuple[tuple[int, str | None, str | None, tuple[str, ...]], ...]:
+        di, mi = divmod(key, 13)
+        out = []
+        for _j, _e, idx, _s, _r, _w in _JU:
+            hung = 0
+            why = []
+            for r, (i, role) in enumerate(zip(idx, ROLES)):
+                if i == di or i == mi:
+                    hung |= 1 << r
+                    if i == di:
+                        why.append(f"日{_BV[i]}在{role}")
+                    if i == mi:
+                        why.append(f"月{_BV[i]}在{role}")
+            ri = ROLES[idx.index(di)] if di in idx else None
+            yue = ROLES[idx.index(mi)] if mi in idx else None
+            out.append((hung, ri, yue, tuple(why)))
+        v = self[key] = tuple(out)
+        return v
 
 
-@cache
-def _context(palace: Element, month: Branch | None, ue: Element | None) -> tuple[tuple[Any, ...], ...]:
-    """Per 局 (in _JU order), what its finding takes from the chart as a whole: its 六亲 in the
-    palace, its 旺相休囚死 in the month, and how it stands to the 用神's element."""
-    out = []
-    for _j, element, _idx, _shift, _roles, _why in _JU:
-        out.append((
-            Relative.of(element, palace),
-            vigour(element, month).value if month is not None else None,
-            None if ue is None else (ue._value_, ue is element, element_relation(element, ue)),
-        ))
-    return tuple(out)
+_HUNG = _Hung()
+
+
+class _PerJu(dict):
+    """A value per 局 (in _JU order) from one fact of the chart as a whole, made on first use by
+    `make(element, fact)`: the 局's 六亲 by palace, its 旺相休囚死 by month, how it stands to
+    the 用神 by the 用神's element. A handful of keys each."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, fact: Any) -> tuple[Any, ...]:
+        v = self[fact] = tuple([self.make(ju[1], fact) for ju in _JU])
+        return v
+
+
+_RELATIVES = _PerJu(Relative.of)
+_VIGOURS = _PerJu(lambda element, month: vigour(element, month).value)
+_TO_USE = _PerJu(lambda element, ue: (ue._value_, ue is element, element_relation(element, ue)))
+_NO_FACT = (None, None, None, None)
 
 
 def _ju(ju: tuple[Any, ...], key: int, scan: tuple[Any, ...], ctx: tuple[Any, ...], notes: tuple[str, ...]) -> Finding:
     """The finding of one 局, from its 9 role bits (`key`, see _P) and the chart's lines."""
     j, element, idx, _shift, roles, zhong_ok = ju
     members, mask, snd, kong, po, kind, zhen = _gather(idx, scan)
-    day, month, di, mi = scan[8:]
-    hung, ri, yue, why_hung = _hung(j, di, mi)
+    day, month, _di, _mi, hung_on = scan[8:]
+    hung, ri, yue, why_hung = hung_on[j]
     present = key & 7
-    relative, vig, to_use = ctx
+    relative, vig, to_use = ctx[0][j], ctx[1][j], ctx[2][j]
 
     reasons: list[str] = []
     if _POP[key >> 3 & 7] < 2:

@@ -178,11 +178,15 @@ class Scope:
         """A visible line as a target (`facts` its line's, see _hexagram_facts; `role` 0 用, 1 世,
         2 用/世): a static line suffers 日, 月 and every moving line; a moving one the others and
         its own 变爻."""
-        act, relative, as_static, as_moving = facts
-        if not cl.moving:
-            tm, head = as_static[role]
+        act, relative, parts = facts
+        moving = cl.moving
+        k = role + 3 if moving else role
+        got = parts[k]
+        if got is None:
+            got = parts[k] = _TARGET_PARTS[(act[0], _DONG if moving else _JING, act[2], _ROLES[role])]
+        tm, head = got
+        if not moving:
             return tm, relative, self.base_hits, notes, head
-        tm, head = as_moving[role]
         return tm, relative, _moving_hits(self.base_hits, act, self.changes[act[2]]), notes, head
 
     @property
@@ -227,16 +231,11 @@ _ROLES = ("用", "世", "用/世")
 def _hexagram_facts(h: Hexagram) -> tuple[Element, int, int, tuple[Any, ...]]:
     """What Scope takes from the hexagram alone: the palace element, the indices of the 世 and 应
     lines, and per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
-    and its parts as a target (see _TARGET_PARTS), static and moving, by role (用, 世, 用/世)."""
+    and its parts as a target (see _TARGET_PARTS) by role — 用, 世, 用/世 static, then moving —
+    filled as targets come (a hexagram's lines are the 世 or a 用 in a few ways only)."""
     facts: list[Any] = [None]
     for ln in h.lines:
-        b, p = ln.branch, ln.position
-        facts.append((
-            (b, _DONG, p),
-            ln.relative,
-            tuple(_TARGET_PARTS[(b, _JING, p, role)] for role in _ROLES),
-            tuple(_TARGET_PARTS[(b, _DONG, p, role)] for role in _ROLES),
-        ))
+        facts.append(((ln.branch, _DONG, ln.position), ln.relative, [None] * 6))
     return h.palace.element, h.shi - 1, h.ying - 1, tuple(facts)
 
 
@@ -483,13 +482,13 @@ def _xing_on(
         **head,
         "name": _NAME_BY[bi],
         "weight": weight,
-        "severity": list(_SEVERITY),
-        "readings": list(_READINGS),
+        "severity": [*_SEVERITY],
+        "readings": [*_READINGS],
     }
     if role != "用":
         grave = _shi_danger_in(sc.chart.cast.hexagram)
         if grave:
-            details["grave"] = list(grave)
+            details["grave"] = [*grave]
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
@@ -548,10 +547,8 @@ def _full(tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branc
 _HOLDER_WORD = {_RI: "入日墓", _YUE: "入月墓", _DONG: "入动墓", _BIAN: "化墓"}
 
 
-@cache
-def _tombs(school: EarthSchool) -> tuple[Branch, ...]:
-    """The 墓 of each branch's element (by index) in the given school."""
-    return tuple(tomb(b.element, school) for b in BRANCHES)
+# The 墓 of each branch's element (by index), by school.
+_TOMBS = {school: tuple(tomb(b.element, school) for b in BRANCHES) for school in EarthSchool}
 
 
 def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
@@ -559,7 +556,7 @@ def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     the sources acting on that 墓: 刑 → 墓开 (轻), 刑而兼冲 → 墓开 (重), 冲 → 冲开, neither → 墓闭."""
     sc = scope if scope is not None else Scope(chart, use)
     out: list[Finding] = []
-    tombs = _tombs(chart.school)
+    tombs = _TOMBS[chart.school]
     for tm, relative, hits, notes, head in sc.per_target:
         mu = tombs[tm[0].index]
         # the 墓 among the sources acting on the target (日, 月, other moving lines, own 变爻)

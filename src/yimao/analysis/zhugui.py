@@ -145,11 +145,23 @@ def _shared_checks(chart: Chart, ghost: _Ghost, shi: ChartLine, day: Branch | No
 _Ghost = tuple[Element, Branch, bool, str, Element, Element]
 
 
-@cache
-def _ghost_of(palace: Element, school: EarthSchool) -> _Ghost:
-    e = palace.overcome_by
-    cs = changsheng(e, school)
-    return e, cs, is_true_changsheng(e, school), cs._value_, e.overcomes, e.generated_by
+class _Ghosts(dict):
+    """The _Ghost of each palace element, in one school (five keys)."""
+
+    __slots__ = ("school",)
+
+    def __init__(self, school: EarthSchool) -> None:
+        super().__init__()
+        self.school = school
+
+    def __missing__(self, palace: Element) -> _Ghost:
+        e = palace.overcome_by
+        cs = changsheng(e, self.school)
+        ghost = self[palace] = (e, cs, is_true_changsheng(e, self.school), cs._value_, e.overcomes, e.generated_by)
+        return ghost
+
+
+_GHOSTS = {school: _Ghosts(school) for school in EarthSchool}  # [school][palace]
 
 
 _STRONG = frozenset(v for v in Vigour if v.strong)  # 旺 and 相
@@ -171,7 +183,7 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     if shi.line.relative is not Relative.XIONGDI:
         if day is None:
             return ()
-        _e, cs, true, _v, _o, _g = _ghost_of(sc.palace, chart.school)
+        _e, cs, true, _v, _o, _g = _GHOSTS[chart.school][sc.palace]
         if day is not cs or not true:
             return ()
     at = _ghost_positions(chart.cast.hexagram)
@@ -179,7 +191,7 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
         return ()
     lines = chart.lines
     ghosts = [lines[p - 1] for p in at]
-    ghost = _ghost_of(sc.palace, chart.school)
+    ghost = _GHOSTS[chart.school][sc.palace]
     # What every 鬼 passes or fails alike (they share the element that 克 the palace), then each
     # one's own 空 and 破 (not judged without a day): a 鬼 qualifies when nothing fails.
     score, shared, informative, extra = _shared_checks(chart, ghost, shi, day, sc.month)
@@ -288,7 +300,7 @@ def _finding(
         "verdict": verdict,
         "verdict_text": [q.to_dict() for q in verdict_text],
         "severity": Q_SEVERITY.to_dict(),
-        "readings": list(READINGS),
+        "readings": [*READINGS],
     }
     if spirits:
         details["spirits"] = spirits
