@@ -18,7 +18,7 @@ from typing import Any
 
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
 from yimao.ganzhi import Branch, Element, Stem
-from yimao.hexagram import _MOVING_SETS, Cast, Hexagram, HiddenLine, Line, Relative
+from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative
 from yimao.pillars import DateContext, FourPillars
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie
@@ -380,19 +380,14 @@ def _changed(cast: Cast) -> dict[str, Any] | None:
         **_hexagram_head(ch),
         "relatives_against": h.palace.value,
         "lines": [
-            moves if static["position"] in moving else static for static, moves in _changed_lines(ch)[h.palace_element.index]
+            moves if static["position"] in moving else static for static, moves in _changed_lines(ch, h.palace_element)
         ],
     }
 
 
-@cache
-def _changed_lines(ch: Hexagram) -> tuple[tuple[tuple[dict[str, Any], dict[str, Any]], ...], ...]:
-    """The lines of a 之卦, each static and moving, against each palace element (by index).
-    Built for all five at once: a run meets the 64 之卦 long before their 320 pairings."""
-    return tuple(_changed_lines_against(ch, palace) for palace in Element)
-
-
-def _changed_lines_against(ch: Hexagram, palace: Element) -> tuple[tuple[dict[str, Any], dict[str, Any]], ...]:
+@cache  # 64 之卦 × 5 palace elements
+def _changed_lines(ch: Hexagram, palace: Element) -> tuple[tuple[dict[str, Any], dict[str, Any]], ...]:
+    """The lines of a 之卦 counted against a palace, each static and moving."""
     out = []
     for line in ch.lines:
         static = {
@@ -449,19 +444,10 @@ def _cast(cast: Cast) -> dict[str, Any]:
     return {"spec": cast.spec(), "coins": cast.coins(), "moving": sorted(cast.moving)}
 
 
-def _cast_parts(cast: Cast) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """A cast's parts, found missing: those of the 64 casts of its hexagram go in together (a
-    run meets the 64 hexagrams long before it meets the 4096 casts)."""
-    h = cast.hexagram
-    for moving in _MOVING_SETS:
-        other = Cast(h, moving)
-        _CAST_PARTS[other] = _cast(other), _changed(other)
-    return _cast(cast), _changed(cast)  # (also for moving lines in some other collection)
-
-
-# A document's `cast` and `changed_hexagram`, one lookup per cast (4096 of them); and the
-# template of its `hexagram`, the head with `features` and `lines` to fill in.
-_CAST_PARTS = _Memo(_cast_parts)
+# A document's `cast` and `changed_hexagram`, one lookup per cast (4096 of them), each built
+# when its cast is first met (a single command casts one chart: it should not pay for 64); and
+# the template of its `hexagram`, the head with `features` and `lines` to fill in.
+_CAST_PARTS = _Memo(lambda cast: (_cast(cast), _changed(cast)))
 _HEXAGRAM = _Memo(lambda h: {**_hexagram_head(h), "features": None, "lines": None})
 
 
