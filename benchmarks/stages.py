@@ -1,65 +1,73 @@
-"""Instruction counts per chart, by stage: `benchmarks/count.sh STAGE [N]`.
+"""Instructions per chart, by stage: `benchmarks/count.sh STAGE [N] [W]`.
 
-Runs STAGE over N requests of the benchmark's fixed workload after the same warm-up; count.sh
-runs it under valgrind callgrind with N and with 0 and prints the difference per item, which is
-the same on every run whatever else the machine does (wall clocks on a shared machine are not).
-Stages: cast, pillars, chart, analysis, stars, read (the full chart), document, dumps, full
-(chart + document + JSON), bfull (the same as `yimao batch` writes it), bdoc,
-doc_cal, doc_lines, doc_lineids, doc_starsjson, doc_findings.
+Warms the caches with W lines of the benchmark's workload through `yimao batch`'s loop (as a
+long run has warmed them), prepares the inputs of STAGE for the next N lines — requests it has
+not seen — and, when the last argument is 1, runs STAGE over them. count.sh runs this under
+valgrind callgrind with 1 and with 0 and prints the difference per item: the same figure on
+every run, whatever else the machine does (wall clocks on a shared machine are not).
+
+Stages: batch (whole lines: parse, read, encode), read (the reading: cast, pillars, chart, 用神,
+rules, stars), cast, pillars, chart, analysis (the rules of volume 6), stars (placing them),
+document (the encoded line, from a reading), dict (the dict path of `cast --json`).
 """
-import sys, gc, os
+import gc
+import io
+import json
+import os
+import sys
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import workload
-from yimao.pipeline import read, document, document_json, resolve_pillars
-from yimao.hexagram import Cast
-from yimao.chart import build_chart, resolve_use
-from yimao.serialize import chart_to_dict, dumps
-from yimao.analysis.run import analyse
-from yimao.stars.place import stand
-stage, n = sys.argv[1], int(sys.argv[2])
-reqs = workload(400)
-for r in reqs[:400]: dumps(document(read(r)))  # warm all caches identically
-allrs = [read(r) for r in reqs]
-alldocs = [document(x) for x in allrs]
-reqs = reqs[:n]
-if os.environ.get("NOGC"): gc.disable()
-gc.collect(); gc.freeze()  # the setup heap is not traversed by the collections the stage triggers
-rs = allrs[:n]
-if stage == "read":
-    for r in reqs: read(r)
-elif stage == "bfull":
-    for r in reqs: document_json(read(r))
-elif stage == "full":
-    for r in reqs: dumps(document(read(r)), compact=True)
+from run import workload  # noqa: E402
+
+from yimao import batch  # noqa: E402
+from yimao.chart import build_chart, resolve_use  # noqa: E402
+from yimao.hexagram import Cast  # noqa: E402
+from yimao.pipeline import document, read, resolve_pillars  # noqa: E402
+from yimao.serialize import dumps  # noqa: E402
+
+stage, W, N, RUN = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+reqs = workload(W + N)
+lines = [json.dumps({"hex": r.hex, "date": r.date, **({"use": r.use} if r.use else {})}, ensure_ascii=False).encode() for r in reqs]
+batch.run(lines[:W], io.BytesIO())
+fresh, lines = reqs[W:], lines[W:]
+gc.disable()  # as in `yimao batch`
+
+
+def over(items, fn):
+    if RUN:
+        for x in items:
+            fn(x)
+
+
+if stage == "batch":
+    if RUN:
+        batch.run(lines, io.BytesIO())
+elif stage == "read":
+    over(fresh, read)
+elif stage == "cast":
+    over(fresh, lambda r: Cast.parse(r.hex, r.moving))
+elif stage == "pillars":
+    over(fresh, lambda r: resolve_pillars(r.date, r.tz, r.day_start, r.year, r.month, r.day, r.hour))
 else:
-    if stage == "document":
-        for x in rs: document(x)
-    elif stage == "bdoc":
-        for x in rs: document_json(x)
-    elif stage == "doc_starsjson":
-        from yimao.stars.place import stars_json
-        for x in rs: stars_json(x.standing)
-    elif stage == "doc_cal":
-        from yimao.serialize import calendar_to_dict
-        for x in rs: calendar_to_dict(x.chart.pillars)
-    elif stage == "doc_lines":
-        from yimao.serialize import line_to_dict
-        for x in rs:
-            for cl in x.chart.lines: line_to_dict(cl)
-    elif stage == "doc_lineids":
-        from yimao.stars.place import line_ids
-        for x in rs: line_ids(x.standing)
-    elif stage == "doc_findings":
-        for x in rs: [f.to_dict() for f in x.findings]
-    elif stage == "analysis":
-        for x in rs: analyse(x.chart, x.use)
-    elif stage == "stars":
-        for x in rs: stand(x.chart, use=x.use)
-    elif stage == "chart":
-        for x in rs: build_chart(x.chart.cast, x.chart.pillars)
-    elif stage == "pillars":
-        for r in reqs: resolve_pillars(r.date, r.tz, r.day_start, r.year, r.month, r.day, r.hour)
-    elif stage == "cast":
-        for r in reqs: Cast.parse(r.hex, r.moving)
-    elif stage == "dumps":
-        for d in alldocs[:n]: dumps(d, compact=True)
+    casts = [Cast.parse(r.hex, r.moving) for r in fresh]
+    pillars = [resolve_pillars(r.date, r.tz, r.day_start, r.year, r.month, r.day, r.hour) for r in fresh]
+    if stage == "chart":
+        over(list(zip(casts, pillars)), lambda cp: build_chart(*cp))
+    elif stage in ("analysis", "stars"):
+        charts = [build_chart(c, p) for c, p in zip(casts, pillars)]
+        pairs = [(c, resolve_use(c, r.use) if r.use else None) for c, r in zip(charts, fresh)]
+        if stage == "analysis":
+            from yimao.analysis.run import analyse
+
+            over(pairs, lambda cu: analyse(*cu))
+        else:
+            from yimao.stars.place import place_stars
+
+            over(pairs, lambda cu: place_stars(cu[0], use=cu[1]))
+    elif stage in ("document", "dict"):
+        from yimao.pipeline import document_json
+
+        readings = [read(r) for r in fresh]
+        over(readings, document_json if stage == "document" else lambda x: dumps(document(x)))
+    else:
+        raise SystemExit(f"unknown stage {stage!r}; see the docstring")

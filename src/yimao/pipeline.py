@@ -191,7 +191,7 @@ def document_json(reading: Reading) -> bytes:
     return chart_json(
         reading.chart,
         findings=[f.to_dict() for f in reading.findings],
-        stars=place.stars_json(standing),
+        stars=place.stars_pieces(standing),
         line_stars={pos: orjson.dumps(ids) for pos, ids in place.line_ids(standing).items()},
         use=use_to_dict(reading.use),
     )

@@ -508,17 +508,20 @@ _SPIRIT_J = _Memo(lambda s: _json(None if s is None else s._value_))
 _SHI_YING_J = _Memo(lambda k: b',"shi":' + _json(k[0]) + b',"ying":' + _json(k[1]) + b',"hidden":')
 _HIDDEN_LINE_J = _Memo(lambda hl: b"{" + _fields(_najia(hl.stem, hl.branch, hl.relative)) + b',"fei":')
 _FEI_LIFTED_J = _Memo(lambda k: _json(k[0]) + b',"lifted":' + _json(k[1]) + b',"relations":{"month":')
-_MONTH_J = _Memo(lambda m: _json(_MONTH[m][0]))
-_DAY_J = _Memo(lambda d: _json(_DAY[d][0]))
+# Each relation encoded, with its tags as the inside of a JSON list: a line's `relations` and
+# `tags` are joined from its three (keyed by the triple, they were thousands of entries still
+# growing after thousands of charts, each one built the first time it was met).
+_MONTH_J = _Memo(lambda m: (_json(_MONTH[m][0]), _json(_MONTH[m][1])[1:-1]))
+_DAY_J = _Memo(lambda d: (_json(_DAY[d][0]), _json(_DAY[d][1])[1:-1]))
+_CHANGE_J = _Memo(lambda c: (_json(_CHANGE[c][0]), _json(_CHANGE[c][1])[1:-1]))
 _CHANGED_J = _Memo(lambda c: b',"changed":' + _json(_CHANGED[c]))
-_RELATIONS_J = _Memo(lambda k: b',"relations":' + _json(_RELATIONS[k][0]) + b',"tags":' + _json(_RELATIONS[k][1]) + b',"stars":')
 
 
 def _hidden_json(h: Hidden | None) -> bytes:
     if h is None:
         return b"null"
     hl, fei, month, day, lifted = h
-    return b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _MONTH_J[month], b',"day":', _DAY_J[day], b"}}"))
+    return b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _MONTH_J[month][0], b',"day":', _DAY_J[day][0], b"}}"))
 
 
 def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
@@ -528,6 +531,9 @@ def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
         import orjson  # a line built by hand, unlike any of build_chart's: the plain way
 
         return _json(line_to_dict(cl, orjson.loads(stars)))
+    month_json, month_tags = _MONTH_J[month]
+    day_json, day_tags = _DAY_J[day]
+    change_json, change_tags = _CHANGE_J[change]
     return b"".join(
         (
             _LINE_HEAD_J[line][moving],
@@ -535,7 +541,15 @@ def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
             _SHI_YING_J[shi, ying],
             _hidden_json(hidden),
             _CHANGED_J[changed],
-            _RELATIONS_J[month, day, change],
+            b',"relations":{"month":',
+            month_json,
+            b',"day":',
+            day_json,
+            b',"change":',
+            change_json,
+            b'},"tags":[',
+            b",".join([t for t in (month_tags, day_tags, change_tags) if t]),
+            b'],"stars":',
             stars,
             b"}",
         )
@@ -558,12 +572,12 @@ def chart_json(
     chart: Chart,
     *,
     findings: list[Mapping[str, Any]],
-    stars: bytes,
+    stars: Iterable[bytes],
     line_stars: Mapping[int, bytes],
     use: Mapping[str, Any] | None = None,
 ) -> bytes:
     """`dumps(chart_to_dict(chart, …), compact=True)`, from encoded parts: `stars` is the
-    document's stars array encoded, `line_stars` each line's star ids encoded."""
+    document's stars array encoded, in pieces, `line_stars` each line's star ids encoded."""
     cast, pillars, lines, features, school = chart
     start, changed = _CAST_J[cast]
     pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
@@ -583,7 +597,7 @@ def chart_json(
             b',"findings":',
             _json(findings),
             b',"stars":',
-            stars,
+            *stars,
             b"}\n",
         )
     )

@@ -8,7 +8,7 @@ A branch position falls on 本卦 lines, 变爻 and 伏神 of that branch; a ste
 whose 纳甲 stem matches (寅建丁亥子孙发动，以丁为天德); a direction on the branches of its
 palace; a whole 干支 (天赦) is in force when the day is that 干支, and falls on no line.
 
-`stand` finds the stars of one chart once; `placements`, `stars_json` and `line_ids` read that
+`stand` finds the stars of one chart once; `placements`, `stars_pieces` and `line_ids` read that
 one result as Placement values (the API and the renderer), as the document's encoded `stars`
 array, and as each line's star ids, so the three can never disagree.
 """
@@ -336,20 +336,29 @@ def placements(standing: Standing) -> tuple[Placement, ...]:
     return tuple(filter(None, slots))
 
 
-def stars_json(standing: Standing) -> bytes:
-    """The document's `stars` array, compact JSON, in the catalogue's order: each entry from its
-    star's pieces for the key (encoded once) around the fields of its hits (encoded once per
-    chart for each set of hits)."""
-    slots: list[bytes | None] = [None] * len(catalogue().stars)
+def stars_pieces(standing: Standing) -> list[bytes]:
+    """The document's `stars` array, compact JSON, in the catalogue's order, as pieces to join:
+    each entry is its star's pieces for the key (encoded once) around the fields of its hits
+    (encoded once per chart for each set of hits) and its flags. Left in pieces so that the
+    document joins its ~40 KB once, not entry by entry and again as a whole."""
+    slots: list[tuple[bytes, bytes, bytes, bytes] | None] = [None] * len(catalogue().stars)
     flags = _FLAGS
     for g, f, day_match in standing.touched:
-        tail = f[4] + flags[f[2], day_match, f[3]]
+        hits, flag = f[4], flags[f[2], day_match, f[3]]
         for i, head, var in g[3]:
-            slots[i] = head + tail + var
-    entries = list(filter(None, slots))
-    if entries:
-        entries[0] = entries[0][1:]  # the first entry's leading comma dropped
-    return b"".join((b"[", *entries, b"]"))
+            slots[i] = (head, hits, flag, var)
+    pieces = [b"["]
+    for entry in filter(None, slots):
+        pieces += entry
+    if len(pieces) > 1:
+        pieces[1] = pieces[1][1:]  # the first entry's leading comma dropped
+    pieces.append(b"]")
+    return pieces
+
+
+def stars_json(standing: Standing) -> bytes:
+    """The document's `stars` array, compact JSON (`stars_pieces` joined)."""
+    return b"".join(stars_pieces(standing))
 
 
 def line_ids(standing: Standing) -> dict[int, list[str]]:
