@@ -548,7 +548,7 @@ def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
             b',"change":',
             change_json,
             b'},"tags":[',
-            b",".join([t for t in (month_tags, day_tags, change_tags) if t]),
+            b",".join(filter(None, (month_tags, day_tags, change_tags))),  # the tags of those that have some
             b'],"stars":',
             stars,
             b"}",
