@@ -162,7 +162,7 @@ class _Group(NamedTuple):
     mask: int  # the branches (bit = branch index) and stems (bit = 12 + stem index) covered
     ganzhi: frozenset[str]  # whole 干支 (in force on that day)
     members: tuple[tuple[int, Star, tuple[str, ...], tuple[Any, ...]], ...]  # index, star, positions, variants
-    pieces: tuple[tuple[int, bytes, bytes], ...]  # index, and each entry's JSON before and after its hits
+    entries: tuple[tuple[int, tuple[bytes, bytes]], ...]  # index, and its JSON entry before and after its hits
     indices: tuple[int, ...]  # the members' catalogue indices
 
 
@@ -196,9 +196,10 @@ def _standing(topic: str | None, source: str, key: Any) -> tuple[_Group, ...]:
     )
 
 
-def _pieces(i: int, star: Star, positions: tuple[str, ...], variants: tuple[Any, ...]) -> tuple[int, bytes, bytes]:
-    """A star's entry in the document for one key, but for the fields of the chart's hits: a
-    comma and its fields up to `positions`, and `variants` with the closing brace."""
+def _pieces(i: int, star: Star, positions: tuple[str, ...], variants: tuple[Any, ...]) -> tuple[int, tuple[bytes, bytes]]:
+    """A star's entry in the document for one key, but for the fields of the chart's hits: its
+    fields up to `positions`, and `variants` with the closing brace (joined by the hits' fields:
+    one C call makes the entry)."""
     q = star.quote
     head = {
         "id": star.id,
@@ -212,7 +213,7 @@ def _pieces(i: int, star: Star, positions: tuple[str, ...], variants: tuple[Any,
         "positions": list(positions),
     }
     var = [{"reading": r, "positions": list(p) if p is not None else None} for r, p in variants]
-    return i, b"," + orjson.dumps(head)[:-1] + b",", b'"variants":' + orjson.dumps(var) + b"}"
+    return i, (orjson.dumps(head)[:-1] + b",", b'"variants":' + orjson.dumps(var) + b"}")
 
 
 def _variant_positions(star: Star, key: Any) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
@@ -259,6 +260,7 @@ class Found(NamedTuple):
     moving: bool
     on_use: bool
     json: bytes  # the document's fields for these hits: `"lines":…,"hits":…,` (flags excluded)
+    fields: bytes  # `json` and the flags after it (`"moving":…,"on_use":…,`) on a day that is no star's 干支
 
 
 class Standing(NamedTuple):
@@ -268,7 +270,6 @@ class Standing(NamedTuple):
     touched: tuple[tuple[_Group, Found, bool], ...]
 
 
-_NOWHERE = Found((), (), False, False, b'"lines":[],"hits":[],')
 # the flags after the hits, by moving, day_match and on_use: `"moving":…,"on_use":…,`
 _FLAGS = {
     (m, d, u): orjson.dumps({"moving": m, "active": m or d, "day_match": d, "on_use": u})[1:-1] + b","
@@ -276,6 +277,7 @@ _FLAGS = {
     for d in (False, True)
     for u in (False, True)
 }
+_NOWHERE = Found((), (), False, False, b'"lines":[],"hits":[],', b'"lines":[],"hits":[],' + _FLAGS[False, False, False])
 
 
 def stand(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> Standing:
@@ -318,7 +320,8 @@ def _found(parts: _Parts, bits: int, focus: int) -> Found:
     else:  # one, as for most stars
         on = by_bit[bits.bit_length() - 1]
     hits, lines, moving, json = _place(parts.layout, on)
-    return tuple.__new__(Found, (hits, _LINES[lines], moving, bool(lines & focus), json))
+    on_use = bool(lines & focus)
+    return tuple.__new__(Found, (hits, _LINES[lines], moving, on_use, json, json + _FLAGS[moving, False, on_use]))
 
 
 def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> tuple[Placement, ...]:
@@ -330,30 +333,36 @@ def placements(standing: Standing) -> tuple[Placement, ...]:
     """A chart's standing stars as Placement values, in the catalogue's order."""
     new = tuple.__new__  # NamedTuples built without their Python-level __new__: charts make many
     slots: list[Placement | None] = [None] * len(catalogue().stars)
-    for g, (hits, lines, moving, on_use, _), day_match in standing.touched:
+    for g, (hits, lines, moving, on_use, _, _), day_match in standing.touched:
         for i, star, positions, variants in g[2]:
             slots[i] = new(Placement, (star, positions, hits, lines, moving, day_match, on_use, variants))
     return tuple(filter(None, slots))
 
 
 def stars_pieces(standing: Standing) -> list[bytes]:
-    """The document's `stars` array, compact JSON, in the catalogue's order, as pieces to join:
-    each entry is its star's pieces for the key (encoded once) around the fields of its hits
-    (encoded once per chart for each set of hits) and its flags. Left in pieces so that the
-    document joins its ~40 KB once, not entry by entry and again as a whole."""
-    slots: list[tuple[bytes, bytes, bytes, bytes] | None] = [None] * len(catalogue().stars)
-    flags = _FLAGS
+    """The document's `stars` array, compact JSON, in the catalogue's order, as pieces to join.
+    Each entry is its star's two pieces for the key (encoded once) joined by the fields of its
+    hits and flags (encoded once per chart for each set of hits): one `bytes.join` an entry, and
+    one for the array, so that the document has three pieces of stars to join, not hundreds."""
+    return encoded(standing)[0]
+
+
+def encoded(standing: Standing) -> tuple[list[bytes], dict[int, bytes]]:
+    """`stars_pieces(standing)` and each line's star ids as JSON (`line_ids`, encoded), from one
+    pass over the groups standing on the chart."""
+    slots: list[bytes | None] = [None] * _size()
+    per: list[list[int]] = [[], [], [], [], [], [], []]  # star indices by line position 1-6
     for g, f, day_match in standing.touched:
-        hits, flag = f[4], flags[f[2], day_match, f[3]]
-        for i, head, var in g[3]:
-            slots[i] = (head, hits, flag, var)
-    pieces = [b"["]
-    for entry in filter(None, slots):
-        pieces += entry
-    if len(pieces) > 1:
-        pieces[1] = pieces[1][1:]  # the first entry's leading comma dropped
-    pieces.append(b"]")
-    return pieces
+        join = (f[5] if not day_match else f[4] + _FLAGS[f[2], True, f[3]]).join
+        for i, ends in g[3]:
+            slots[i] = join(ends)
+        for pos in f[1]:
+            per[pos] += g[4]
+    ids = _ids().__getitem__
+    return (
+        [b"[", b",".join(filter(None, slots)), b"]"],
+        {pos: orjson.dumps(list(map(ids, sorted(got)))) for pos, got in enumerate(per) if got},
+    )
 
 
 def stars_json(standing: Standing) -> bytes:
@@ -374,6 +383,11 @@ def line_ids(standing: Standing) -> dict[int, list[str]]:
 @cache
 def _ids() -> tuple[str, ...]:
     return tuple(s.id for s in catalogue().stars)
+
+
+@cache
+def _size() -> int:
+    return len(catalogue().stars)
 
 
 def star_meta(star: Star) -> dict[str, Any]:
