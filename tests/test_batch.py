@@ -149,3 +149,100 @@ def test_charts_and_errors_make_no_reference_cycles():
             gc.enable()
     run(io.BytesIO(lines_of(GOOD[:1])), io.BytesIO())
     assert gc.isenabled() == was  # `run` leaves the collector as it found it
+
+
+# --- the writer thread ------------------------------------------------------------------------
+
+import threading  # noqa: E402
+
+from yimao.batch import Writer  # noqa: E402
+
+
+class _Slow(io.BytesIO):
+    """An output that takes its time: lines pile up while it writes."""
+
+    def write(self, b):
+        threading.Event().wait(0.001)
+        return super().write(b)
+
+
+def test_writer_keeps_every_line_whole_and_in_order():
+    lines = [b"%d:" % i + b"x" * (i % 97) + b"\n" for i in range(3 * Writer.DEPTH)]
+    out = _Slow()
+    w = Writer(out)
+    for line in lines:
+        w.put(line)
+    w.close()
+    assert out.getvalue() == b"".join(lines)
+
+
+def test_writer_holds_at_most_depth_lines():
+    """Memory stays flat when the reader is slower than the charts: `put` waits once DEPTH lines
+    are unwritten."""
+    go = threading.Event()
+
+    class Stuck(io.BytesIO):
+        def write(self, b):
+            go.wait(30)
+            return super().write(b)
+
+    class Small(Writer):
+        DEPTH = 4
+
+    out = Stuck()
+    w = Small(out)
+    for i in range(4):
+        w.put(b"%d\n" % i)
+    assert not w._room.acquire(blocking=False)  # a fifth put would wait
+    go.set()
+    w.close()
+    assert out.getvalue() == b"0\n1\n2\n3\n"
+
+
+def test_writer_through_a_pipe_writes_partial_writes_out_whole():
+    """On a file descriptor the writer uses writev, which a pipe may satisfy in part."""
+    r, wfd = os.pipe()
+    got = []
+    reader = threading.Thread(target=lambda: got.extend(iter(lambda: os.read(r, 4096), b"")))
+    reader.start()
+    lines = [bytes([65 + i % 26]) * 100_000 + b"\n" for i in range(40)]
+    with os.fdopen(wfd, "wb") as f:
+        w = Writer(f)
+        for line in lines:
+            w.put(line)
+        w.close()
+    reader.join(30)
+    os.close(r)
+    assert b"".join(got) == b"".join(lines)
+
+
+def test_an_output_error_stops_the_run():
+    class Gone(io.BytesIO):
+        def write(self, b):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    try:
+        run(io.BytesIO(lines_of(GOOD * 3)), Gone())
+    except BrokenPipeError:
+        pass
+    else:
+        raise AssertionError("a broken output must stop the batch")
+
+
+def test_each_answer_is_out_before_the_next_request_comes():
+    """Streaming: a line's answer reaches the reader while yimao waits for the next request
+    (a script may talk to `yimao batch` line by line through a pipe)."""
+    import select
+
+    p = subprocess.Popen([sys.executable, "-m", "yimao", "batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    try:
+        for req in GOOD[:2]:
+            p.stdin.write(lines_of([req]))
+            p.stdin.flush()
+            ready, _, _ = select.select([p.stdout], [], [], 60)
+            assert ready, "no answer while the next request is awaited"
+            assert json.loads(p.stdout.readline())["schema_version"] == 1
+    finally:
+        p.stdin.close()
+        p.wait(timeout=60)
+    assert p.returncode == 0
