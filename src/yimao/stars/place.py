@@ -83,36 +83,52 @@ class _Layout(NamedTuple):
 _LINES = {m: tuple(p for p in range(1, 7) if m >> p & 1) for m in range(0, 128, 2)}  # bit p: line p
 _LINES_JSON = {m: orjson.dumps(lines) for m, lines in _LINES.items()}
 _PARTS: dict[Any, _Parts] = {}  # by cast: at most 4096
-_LAYOUTS: dict[tuple[Hit, ...], _Layout] = {}  # at most one per cast, in practice a few hundred
+_LAYOUTS: dict[tuple[int, int], _Layout] = {}  # by the lines (as bits) that move and that hide a 伏神: a few hundred
 _PLACED_MAX = 256  # subsets remembered per layout (about 100 occur): bounded memory
 
 
 def _parts(chart: Chart) -> _Parts:
     """A chart's parts. They depend on its cast alone (a 伏神 is lifted exactly when its line
     moves; the pillars and the earth school change no branch or stem), so they are built once
-    per cast."""
+    per cast; their layout depends only on which lines move and which hide a 伏神."""
     found = _PARTS.get(chart.cast)
     if found is None:
-        hits: list[Hit] = []
         by_bit = [0] * 22
+        bit = 1
+        moving = hiding = 0
         for cl in chart.lines:
-            for part, moving, line in (
-                ("本爻", cl.moving, cl.line),
-                ("变爻", True, cl.changed),
-                ("伏神", cl.hidden.lifted if cl.hidden else False, cl.hidden.line if cl.hidden else None),
-            ):
-                if line is not None:
-                    bit = 1 << len(hits)
-                    by_bit[line.branch.index] |= bit
-                    by_bit[12 + line.stem.index] |= bit
-                    hits.append(_hit(cl.position, part, moving))
-        present = sum(1 << b for b in range(22) if by_bit[b])
-        key = tuple(hits)
-        layout = _LAYOUTS.get(key)
+            line, mv, _, _, _, _, hidden, changed = cl[:8]
+            for part in (line, changed, hidden[0] if hidden is not None else None):  # 本爻, 变爻, 伏神
+                if part is not None:
+                    by_bit[part.branch.index] |= bit
+                    by_bit[12 + part.stem.index] |= bit
+                    bit <<= 1
+            p = 1 << line.position
+            if mv:
+                moving |= p
+            if hidden is not None:
+                hiding |= p
+        present = 0
+        for b, on in enumerate(by_bit):
+            if on:
+                present |= 1 << b
+        layout = _LAYOUTS.get((moving, hiding))
         if layout is None:
-            layout = _LAYOUTS[key] = _Layout(key, tuple(map(_hit_json, key)), {})
+            layout = _LAYOUTS[moving, hiding] = _layout(chart)
         found = _PARTS[chart.cast] = _Parts(tuple(by_bit), present, layout)
     return found
+
+
+def _layout(chart: Chart) -> _Layout:
+    """The parts of a chart as hits, in line order (本爻, 变爻, 伏神 of 初爻 first)."""
+    hits = []
+    for cl in chart.lines:
+        hits.append(Hit(cl.position, "本爻", cl.moving))
+        if cl.changed is not None:
+            hits.append(Hit(cl.position, "变爻", True))
+        if cl.hidden is not None:
+            hits.append(Hit(cl.position, "伏神", cl.hidden.lifted))
+    return _Layout(tuple(hits), tuple(map(_hit_json, hits)), {})
 
 
 def _place(layout: _Layout, on: int) -> tuple[tuple[Hit, ...], int, bool, bytes]:
@@ -142,12 +158,7 @@ def _place(layout: _Layout, on: int) -> tuple[tuple[Hit, ...], int, bool, bytes]
     return placed
 
 
-@cache  # 36 hits in all: each one value, encoded once
-def _hit(position: int, part: str, moving: bool) -> Hit:
-    return Hit(position, part, moving)
-
-
-@cache
+@cache  # 36 hits in all: each encoded once
 def _hit_json(h: Hit) -> bytes:
     return orjson.dumps({"position": h.position, "part": h.part, "moving": h.moving})
 
