@@ -8,8 +8,8 @@ user + system time, which other work on a shared machine disturbs much less):
   rule, every star), the same with the JSON line `yimao batch` writes, and the bare 排盘, each
   over requests it has not seen (random casts and moments, after a warm-up on others, as in a
   long batch); the baseline is a fixed pure-Python calibration loop;
-- batch: 10,000 lines end to end through `yimao batch` (a new process, output to a file), with
-  peak memory, beside the floor of reading the same JSON Lines in Python;
+- batch: 10,000 lines end to end through `yimao batch` (a new process, output to a file, then
+  discarded), with peak memory, beside the floor of reading the same JSON Lines in Python;
 - cold start: `yimao cast … --json` and `yimao --help`, each beside `python -c "import typer,
   rich"` (the framework floor); the commands are run in turn, round after round, and each
   figure is a median (yimao's modules byte-compiled first, as an installed package's are).
@@ -118,12 +118,19 @@ def batch(lines: int) -> list[tuple[str, str, str]]:
             wall, cpu = _child([sys.executable, "-m", "yimao", "batch", path], stdout=out)
             size = out.tell()
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the largest child so far: this one
+        # the same with the output discarded: the charts alone, without the kernel's writing
+        null_wall, null_cpu = _child([sys.executable, "-m", "yimao", "batch", path])
     return [
         (f"read {lines:,} JSON lines in Python (floor)", f"{floor[0]:.2f} s wall, {floor[1]:.2f} s CPU", "1 / 1"),
         (
             f"yimao batch, {lines:,} lines → {size / 2**20:.0f} MiB",
             f"{wall:.2f} s wall, {cpu:.2f} s CPU  ({lines / wall:,.0f} charts/s; {lines / cpu:,.0f}/CPU-s)",
             f"{wall / floor[0]:.1f} / {cpu / floor[1]:.1f}",
+        ),
+        (
+            "yimao batch, the same, output discarded",
+            f"{null_wall:.2f} s wall, {null_cpu:.2f} s CPU  ({lines / null_wall:,.0f} charts/s; {lines / null_cpu:,.0f}/CPU-s)",
+            f"{null_wall / floor[0]:.1f} / {null_cpu / floor[1]:.1f}",
         ),
         ("yimao batch peak memory (max RSS)", f"{peak / 1024:.0f} MiB", ""),
     ]
