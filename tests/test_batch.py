@@ -246,3 +246,27 @@ def test_each_answer_is_out_before_the_next_request_comes():
         p.stdin.close()
         p.wait(timeout=60)
     assert p.returncode == 0
+
+
+def test_progress_on_a_terminal_leaves_the_output_alone(tmp_path):
+    """On a terminal, stderr shows a bar over the input file's bytes; stdout still gets exactly
+    one line per request."""
+    import pty
+
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(lines_of(GOOD * 30))
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([sys.executable, "-m", "yimao", "batch", str(path)], stdout=subprocess.PIPE, stderr=slave, env={**ENV, "COLUMNS": "100"}, timeout=120)
+        os.close(slave)
+        shown = b""
+        try:
+            while chunk := os.read(master, 65536):
+                shown += chunk
+        except OSError:  # the terminal's other end is closed: all read
+            pass
+    finally:
+        os.close(master)
+    assert p.returncode == 0
+    assert len(p.stdout.splitlines()) == len(GOOD) * 30
+    assert b"150 ok, 0 errors" in shown and b"%" in shown  # the summary, and the bar's percentage

@@ -9,6 +9,7 @@ Exit codes: 0 success; 2 bad input (message on stderr, nothing on stdout); 1 yim
 import copy
 import gc
 import os
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -445,7 +446,8 @@ def batch(
         if sys.stderr.isatty():
             from yimao.render import line_progress
 
-            progress, on_line = line_progress()
+            size = _regular_file_size(stream)  # a bar over the input's bytes, else a spinner
+            progress, on_line = line_progress(size, stream.tell if size else None)
         try:
             summary = B.run(stream, sys.stdout.buffer, on_line=on_line)
         finally:
@@ -458,6 +460,14 @@ def batch(
             raise typer.Exit(130)
         if summary.errors:
             raise typer.Exit(EXIT_USAGE)
+
+
+def _regular_file_size(stream) -> int | None:
+    try:
+        st = os.fstat(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) and st.st_size > 0 else None
 
 
 @app.command()
