@@ -210,7 +210,13 @@ def _standing(topic: str | None, source: str, key: Any) -> tuple[_Group, ...]:
 def _pieces(i: int, star: Star, positions: tuple[str, ...], variants: tuple[Any, ...]) -> tuple[int, tuple[bytes, bytes]]:
     """A star's entry in the document for one key, but for the fields of the chart's hits: its
     fields up to `positions`, and `variants` with the closing brace (joined by the hits' fields:
-    one C call makes the entry)."""
+    one C call makes the entry). What does not depend on the key is encoded once per star."""
+    return i, (_head(star) + orjson.dumps(positions) + b",", _variants_json(variants))
+
+
+@cache
+def _head(star: Star) -> bytes:
+    """A star's entry from its `{` to its `"positions":`."""
     q = star.quote
     head = {
         "id": star.id,
@@ -221,10 +227,15 @@ def _pieces(i: int, star: Star, positions: tuple[str, ...], variants: tuple[Any,
         "topics": list(star.topics),
         # the defining sentence; its modern rendering is in `yimao text <passage>`
         "text": {"passage": q.passage, "original": q.original} if q else None,
-        "positions": list(positions),
     }
+    return orjson.dumps(head)[:-1] + b',"positions":'
+
+
+@cache
+def _variants_json(variants: tuple[tuple[str, tuple[str, ...] | None], ...]) -> bytes:
+    """`"variants":[…]}`, the end of an entry (the same readings and positions recur across keys)."""
     var = [{"reading": r, "positions": list(p) if p is not None else None} for r, p in variants]
-    return i, (orjson.dumps(head)[:-1] + b",", b'"variants":' + orjson.dumps(var) + b"}")
+    return b'"variants":' + orjson.dumps(var) + b"}"
 
 
 def _variant_positions(star: Star, key: Any) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
