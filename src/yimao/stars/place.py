@@ -271,6 +271,7 @@ _FLAGS = {
     for d in (False, True)
     for u in (False, True)
 }
+_FOUND: dict[int, Found] = {}  # by the set of parts and the lines of the 用神 and 世 (bits 1-6)
 _NOWHERE = Found((), (), False, False, b'"lines":[],"hits":[],', b'"lines":[],"hits":[],' + _FLAGS[False, False, False])
 
 
@@ -303,7 +304,7 @@ def stand(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> 
 
 def _found(parts: _Parts, bits: int, focus: int) -> Found:
     """Where the stars touching `bits` fall: the parts carrying any of them, in line order; their
-    lines; whether one moves; whether one is the 用神 or the 世."""
+    lines; whether one moves; whether one is the 用神 or the 世 (a line of `focus`)."""
     by_bit = parts.by_bit
     if bits & (bits - 1):  # several branches or stems
         on = 0
@@ -313,9 +314,15 @@ def _found(parts: _Parts, bits: int, focus: int) -> Found:
             bits ^= low
     else:  # one, as for most stars
         on = by_bit[bits.bit_length() - 1]
-    hits, lines, moving, json = _place(on)
-    on_use = bool(lines & focus)
-    return tuple.__new__(Found, (hits, _LINES[lines], moving, on_use, json, json + _FLAGS[moving, False, on_use]))
+    key = on << 7 | focus
+    found = _FOUND.get(key)
+    if found is None:
+        hits, lines, moving, json = _place(on)
+        on_use = bool(lines & focus)
+        found = tuple.__new__(Found, (hits, _LINES[lines], moving, on_use, json, json + _FLAGS[moving, False, on_use]))
+        if len(_FOUND) < _PLACED_MAX:
+            _FOUND[key] = found
+    return found
 
 
 def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> tuple[Placement, ...]:
