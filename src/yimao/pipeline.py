@@ -184,14 +184,14 @@ def document_json(reading: Reading) -> bytes:
     `dumps(document(reading), compact=True)`, encoded from its parts (`serialize.chart_json`)."""
     import orjson
 
-    from yimao.serialize import chart_json
+    from yimao.serialize import chart_json, use_json
     from yimao.stars import place
 
     standing = reading.standing
     return chart_json(
         reading.chart,
-        findings=[f.to_dict() for f in reading.findings],
+        findings=reading.findings,  # encoded from their parts' encodings
         stars=place.stars_pieces(standing),
         line_stars={pos: orjson.dumps(ids) for pos, ids in place.line_ids(standing).items()},
-        use=use_to_dict(reading.use),
+        use=use_json(reading.use, use_to_dict),
     )

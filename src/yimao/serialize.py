@@ -19,7 +19,7 @@ from typing import Any
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
 from yimao.ganzhi import Branch, Element, Stem
 from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative
-from yimao.pillars import DateContext, FourPillars
+from yimao.pillars import DateContext, FourPillars, _lunar_of
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie
 
@@ -498,106 +498,276 @@ def _fields(d: Mapping[str, Any]) -> bytes:
 _HEAD_KEYS = ("position", "yang", "moving", "value", "stem", "branch", "element", "relative")
 
 
-def _line_heads(line: Line) -> tuple[bytes, bytes]:
-    """A line's JSON up to its 六神 (`{"position":…,"relative":…,"spirit":`), static and moving."""
-    return tuple(b"{" + _fields({k: t[k] for k in _HEAD_KEYS}) + b',"spirit":' for t in _LINE[line])
+def _line_heads(line: Line) -> tuple[tuple[bytes, int], tuple[bytes, int]]:
+    """A line's JSON up to its 六神 (`{"position":…,"relative":…,"spirit":`), with the value
+    build_chart gives it: static, and moving (indexed by `moving`)."""
+    return tuple((b"{" + _fields({k: t[k] for k in _HEAD_KEYS}) + b',"spirit":', t["value"]) for t in _LINE[line])
 
 
 _LINE_HEAD_J = _Memo(_line_heads)
-_SPIRIT_J = _Memo(lambda s: _json(None if s is None else s._value_))
-_SHI_YING_J = _Memo(lambda k: b',"shi":' + _json(k[0]) + b',"ying":' + _json(k[1]) + b',"hidden":')
+# 六神, 世 and 应 together (7 × a few): `"青龙","shi":false,"ying":false,"hidden":`.
+_SPIRIT_SHI_YING_J = _Memo(
+    lambda k: _json(None if k[0] is None else k[0]._value_) + b',"shi":' + _json(k[1]) + b',"ying":' + _json(k[2]) + b',"hidden":'
+)
 _HIDDEN_LINE_J = _Memo(lambda hl: b"{" + _fields(_najia(hl.stem, hl.branch, hl.relative)) + b',"fei":')
 _FEI_LIFTED_J = _Memo(lambda k: _json(k[0]) + b',"lifted":' + _json(k[1]) + b',"relations":{"month":')
-# Each relation encoded, with its tags as the inside of a JSON list: a line's `relations` and
-# `tags` are joined from its three (keyed by the triple, they were thousands of entries still
-# growing after thousands of charts, each one built the first time it was met).
-_MONTH_J = _Memo(lambda m: (_json(_MONTH[m][0]), _json(_MONTH[m][1])[1:-1]))
-_DAY_J = _Memo(lambda d: (_json(_DAY[d][0]), _json(_DAY[d][1])[1:-1]))
-_CHANGE_J = _Memo(lambda c: (_json(_CHANGE[c][0]), _json(_CHANGE[c][1])[1:-1]))
-_CHANGED_J = _Memo(lambda c: b',"changed":' + _json(_CHANGED[c]))
+# Each relation encoded with the key that follows it, and its tags as the inside of a JSON
+# list: a line's `relations` and `tags` are joined from its three (keyed by the triple, they
+# were thousands of entries still growing after thousands of charts, each one built the first
+# time it was met). A 伏神's relations are its month's and day's, without the keys after them.
+_MONTH_J = _Memo(lambda m: (_json(_MONTH[m][0]) + b',"day":', _json(_MONTH[m][1])[1:-1]))
+_DAY_J = _Memo(lambda d: (_json(_DAY[d][0]) + b',"change":', _json(_DAY[d][1])[1:-1]))
+_CHANGE_J = _Memo(lambda c: (_json(_CHANGE[c][0]) + b'},"tags":[', _json(_CHANGE[c][1])[1:-1]))
+_HIDDEN_MONTH_J = _Memo(lambda m: _json(_MONTH[m][0]) + b',"day":')
+_HIDDEN_DAY_J = _Memo(lambda d: _json(_DAY[d][0]) + b"}}")
+_CHANGED_J = _Memo(lambda c: b',"changed":' + _json(_CHANGED[c]) + b',"relations":{"month":')
+_NO_HIDDEN_NOR_CHANGED = b'null,"changed":null,"relations":{"month":'
 
 
-def _hidden_json(h: Hidden | None) -> bytes:
-    if h is None:
-        return b"null"
-    hl, fei, month, day, lifted = h
-    return b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _MONTH_J[month][0], b',"day":', _DAY_J[day][0], b"}}"))
+def _line_pieces(cl: ChartLine, stars: bytes, close: bytes) -> tuple[bytes, ...] | None:
+    """`line_to_dict(cl, …)` encoded, in pieces, the last one `close` (the line's brace and
+    whatever follows it); None for a line built by hand, unlike any of build_chart's."""
+    line, moving, value, spirit, shi, ying, hidden, changed, month, day, change = cl
+    if moving is not True and moving is not False:
+        return None
+    head, expected = _LINE_HEAD_J[line][moving]
+    if value != expected:
+        return None
+    month_json, month_tags = _MONTH_J[month]
+    day_json, day_tags = _DAY_J[day]
+    change_json, change_tags = _CHANGE_J[change]
+    tags = b",".join(filter(None, (month_tags, day_tags, change_tags)))  # the tags of those that have some
+    if hidden is None and changed is None:
+        return (head, _SPIRIT_SHI_YING_J[spirit, shi, ying], _NO_HIDDEN_NOR_CHANGED, month_json, day_json, change_json,
+                tags, b'],"stars":', stars, close)
+    if hidden is None:
+        hidden_json = b"null"
+    else:
+        hl, fei, h_month, h_day, lifted = hidden
+        hidden_json = b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _HIDDEN_MONTH_J[h_month], _HIDDEN_DAY_J[h_day]))
+    return (head, _SPIRIT_SHI_YING_J[spirit, shi, ying], hidden_json, _CHANGED_J[changed], month_json, day_json, change_json,
+            tags, b'],"stars":', stars, close)
 
 
 def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
     """`line_to_dict(cl, …)` encoded; `stars` is the line's star ids, encoded."""
-    line, moving, value, spirit, shi, ying, hidden, changed, month, day, change = cl
-    if moving is not True and moving is not False or value != _LINE[line][moving]["value"]:
-        import orjson  # a line built by hand, unlike any of build_chart's: the plain way
+    pieces = _line_pieces(cl, stars, b"}")
+    if pieces is None:  # a line built by hand: the plain way
+        import orjson
 
         return _json(line_to_dict(cl, orjson.loads(stars)))
-    month_json, month_tags = _MONTH_J[month]
-    day_json, day_tags = _DAY_J[day]
-    change_json, change_tags = _CHANGE_J[change]
-    return b"".join(
-        (
-            _LINE_HEAD_J[line][moving],
-            _SPIRIT_J[spirit],
-            _SHI_YING_J[shi, ying],
-            _hidden_json(hidden),
-            _CHANGED_J[changed],
-            b',"relations":{"month":',
-            month_json,
-            b',"day":',
-            day_json,
-            b',"change":',
-            change_json,
-            b'},"tags":[',
-            b",".join(filter(None, (month_tags, day_tags, change_tags))),  # the tags of those that have some
-            b'],"stars":',
-            stars,
+    return b"".join(pieces)
+
+
+# A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast,
+# encoded directly (not through `_CAST_PARTS`' dicts): a batch meets a cast for the first time
+# on a third of its lines. The `earth_school` and `hexagram` head up to `features`, by school
+# and hexagram.
+@cache
+def _head_json(h: Hexagram) -> bytes:
+    """`_hexagram_head(h)` encoded, without its closing brace."""
+    return _json(_hexagram_head(h))[:-1]
+
+
+@cache  # 64 之卦 × 5 palace elements
+def _changed_lines_json(ch: Hexagram, palace: Element) -> tuple[tuple[bytes, bytes], ...]:
+    return tuple((_json(static), _json(moves)) for static, moves in _changed_lines(ch, palace))
+
+
+def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
+    h, moving = cast
+    ch = cast.changed
+    start = b'{"schema_version":%d,"cast":{"spec":' % SCHEMA_VERSION + _json(cast.spec()) + b',"coins":"' + cast.coins().encode() + b'","moving":' + _json(sorted(moving)) + b"},"
+    if ch is None:
+        return start, b'},"changed_hexagram":null,"use":'
+    lines = _changed_lines_json(ch, h.palace.element)
+    changed = b",".join([ln[p in moving] for p, ln in enumerate(lines, 1)])
+    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), b',"relatives_against":', _json(h.palace._value_), b',"lines":[', changed, b']},"use":'))
+
+
+_CAST_J = _Memo(_cast_json)
+_HEXAGRAM_J = _Memo(lambda k: b',"earth_school":' + _json(k[0]._value_) + b',"hexagram":' + _head_json(k[1]) + b',"features":')
+_NO_STARS = b"[]"
+
+
+# A document's calendar, encoded from pieces keyed by what each depends on: the year and month
+# pillars, the day and hour pillars, the month (月破), the lunar month and day, the pair of 节
+# in its zone, the moment's own texts, its zone and conventions. Only the moment's texts are
+# written per chart; `_calendar`'s dicts (what `chart_to_dict` puts in a document) are not built.
+_YEAR_MONTH_J = _Memo(lambda k: b'"pillars":{"year":' + _json(_PILLAR[k[0]]) + b',"month":' + _json(_PILLAR[k[1]]) + b',"day":')
+_DAY_HOUR_J = _Memo(
+    lambda k: _json(_DAY_PILLAR[k[0]][0]) + b',"hour":' + _json(_PILLAR[k[1]]) + b'},"xunkong":' + _json(_DAY_PILLAR[k[0]][1]) + b',"yuepo":'
+)
+_YUEPO_J = _Memo(lambda m: _json(_MONTH_PILLAR[m][1]) + b',"lunar":')
+_NO_CONTEXT = b'null,"jie":null,"near_jie":null,"conventions":null'
+
+
+def _lunar_month_json(lunar: Any) -> tuple[bytes, bytes]:
+    """A lunar date's JSON up to its day, and its text up to the day's name."""
+    year, year_ganzhi, month, leap, _, month_name, _ = lunar
+    head = {"year": year, "year_ganzhi": year_ganzhi, "month": month, "leap": leap}
+    return b"{" + _fields(head) + b',"day":', f"{year_ganzhi}年{month_name}".encode()
+
+
+# By lunar month (a dozen a year, as the 节 pairs) and by day of the month (30).
+_LUNAR_MONTH_J: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
+_LUNAR_DAY_J = _Memo(lambda k: (b'%d,"text":"' % k[0], k[1].encode() + b'"},"jie":'))
+
+
+def _jies_json(key: tuple[Jie, Jie, tzinfo | None], jie_in: Any = _jie_in) -> tuple[bytes, bytes, int, int]:
+    """A pair of 节 in a zone, encoded with the key after it: followed by no `near_jie`, and
+    followed by one; and the ordinals of their instants (see `DateContext.near_jie`)."""
+    current, following, zone = key
+    pair = b'{"current":' + _json(jie_in(current, zone)) + b',"next":' + _json(jie_in(following, zone)) + b'},"near_jie":'
+    return pair + b'null,"conventions":{"moment":"', pair, current.instant.toordinal(), following.instant.toordinal()
+
+
+_JIES_J = _Memo(_jies_json)
+_CONVENTIONS_J = _Memo(
+    lambda k: b'","timezone":' + _json(k[0]) + b',"timezone_source":' + _json(k[1]) + b',"day_start":' + _json(k[2])
+    + b',"zi_hour":' + _json("子初换日 (23:00 starts the day)" if k[2] == 23 else "晚子时 (the day changes at 00:00)")
+    + b',"months":' + _json("月建 by the 12 节, exact instants") + b"}"
+)
+
+
+def _moment_json(moment: datetime) -> bytes:
+    """`"{local}","utc":"{utc}` of `_moment_texts(moment)`, encoded."""
+    local, utc = _moment_texts(moment)
+    return f'{local}","utc":"{utc}'.encode()
+
+
+def _calendar_pieces(p: FourPillars) -> tuple[bytes, ...]:
+    """`_fields(calendar_to_dict(p))`, in pieces."""
+    year, month, day, hour, ctx = p
+    ym, dh, yuepo = _YEAR_MONTH_J[year, month], _DAY_HOUR_J[day, hour], _YUEPO_J[month]
+    if ctx is None:
+        return ym, dh, yuepo, _NO_CONTEXT
+    moment, day_start, tz_name, tz_source, jie, next_jie = ctx
+    zone = moment.tzinfo
+    try:
+        no_near, then_near, o1, o2 = _JIES_J[jie, next_jie, zone]
+    except TypeError:  # an unhashable zone (dateutil's tzlocal): built afresh
+        no_near, then_near, o1, o2 = _jies_json((jie, next_jie, zone), _jie_in.__wrapped__)
+    o = moment.toordinal()
+    # near_jie as DateContext.near_jie finds it, whose first test is this one (3 days apart)
+    if -3 <= o - o1 <= 3 or -3 <= o - o2 <= 3:
+        near = ctx.near_jie
+        jies = no_near if near is None else then_near + _json({"name": near[0].name, "seconds": round(near[1], 1)}) + b',"conventions":{"moment":"'
+    else:
+        jies = no_near
+    lunar = _lunar_of(o)
+    conventions = _CONVENTIONS_J[tz_name, tz_source, day_start]
+    if lunar is None:
+        return ym, dh, yuepo, b'null,"jie":', jies, _moment_json(moment), conventions
+    key = lunar[:4]
+    month_json = _LUNAR_MONTH_J.get(key)
+    if month_json is None:  # a lunar month, met for the first time
+        month_json = _LUNAR_MONTH_J[key] = _lunar_month_json(lunar)
+    day_num, day_name = _LUNAR_DAY_J[lunar[4], lunar[6]]
+    return ym, dh, yuepo, month_json[0], day_num, month_json[1], day_name, jies, _moment_json(moment), conventions
+
+
+# A finding encoded from the encodings of its parts: its head (rule, holds, kind, element,
+# relative), its lines, each member, and its sentences are built once each (their domains are
+# bounded as MEMBERS' and TEXT_DICTS' are); only its reasons and details are encoded per chart.
+def _finding_head(k: tuple[Any, ...]) -> tuple[bytes, bytes]:
+    rule, holds, kind, e, r = k
+    head = {"rule": rule, "holds": holds, "kind": kind, "element": None if e is None else e._value_,
+            "relative": None if r is None else r._value_}
+    first = b"{" + _fields(head) + b',"lines":'
+    return first, b"," + first  # first in the list, and after another
+
+
+def _member_json(m: Any) -> bytes:
+    from yimao.analysis.finding import MEMBER_DICTS
+
+    return _json(MEMBER_DICTS[m])
+
+
+def _text_json(text: tuple[Any, ...]) -> bytes:
+    from yimao.analysis.finding import TEXT_DICTS
+
+    return b',"text":' + _json(TEXT_DICTS[text]) + b',"details":'
+
+
+_FINDING_HEAD_J = _Memo(_finding_head)
+_FINDING_LINES_J = _Memo(lambda lines: _json(lines) + b',"members":[')  # by a tuple of positions
+_MEMBER_J = _Memo(_member_json)
+_TEXT_J = _Memo(_text_json)
+
+
+def _findings_pieces(findings: Iterable[Any], parts: list[bytes]) -> None:
+    """`[f.to_dict() for f in findings]` encoded, each piece appended to `parts`."""
+    member = _MEMBER_J.__getitem__
+    i = 0
+    for rule, holds, kind, e, r, lines, members, reasons, text, details in findings:
+        parts += (
+            _FINDING_HEAD_J[rule, holds, kind, e, r][i],
+            _FINDING_LINES_J[lines],
+            b",".join(map(member, members)),
+            b'],"reasons":',
+            _json(reasons),
+            _TEXT_J[text],
+            _json(details),
             b"}",
         )
-    )
+        i = 1
 
 
-# A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast;
-# the `earth_school` and `hexagram` head up to `features`, by school and hexagram.
-_CAST_J = _Memo(
-    lambda cast: (
-        b'{"schema_version":%d,"cast":' % SCHEMA_VERSION + _json(_CAST_PARTS[cast][0]) + b",",
-        b'},"changed_hexagram":' + _json(_CAST_PARTS[cast][1]) + b',"use":',
-    )
-)
-_HEXAGRAM_J = _Memo(lambda k: b',"earth_school":' + _json(k[0]._value_) + b',"hexagram":' + _json(_hexagram_head(k[1]))[:-1] + b',"features":')
-_NO_STARS = b"[]"
+def use_json(use: Any, to_dict: Any) -> bytes:
+    """`to_dict(use)` (pipeline's `use_to_dict`) encoded, by `Use`: a few per hexagram."""
+    if use is None:
+        return b"null"
+    encoded = _USE_J.get(use)
+    if encoded is None:
+        encoded = _USE_J[use] = _json(to_dict(use))
+    return encoded
+
+
+_USE_J: dict[Any, bytes] = {}
+_FEATURES_J = _Memo(lambda features: _json(features) + b',"lines":[')  # by a cast's features (a few dozen)
 
 
 def chart_json(
     chart: Chart,
     *,
-    findings: list[Mapping[str, Any]],
+    findings: Any,
     stars: Iterable[bytes],
     line_stars: Mapping[int, bytes],
-    use: Mapping[str, Any] | None = None,
+    use: Mapping[str, Any] | bytes | None = None,
 ) -> bytes:
     """`dumps(chart_to_dict(chart, …), compact=True)`, from encoded parts: `stars` is the
-    document's stars array encoded, in pieces, `line_stars` each line's star ids encoded."""
+    document's stars array encoded, in pieces, `line_stars` each line's star ids encoded;
+    `findings` the findings (`Finding`s, or their dicts), `use` the 用神's dict, or its
+    encoding (`use_json`)."""
     cast, pillars, lines, features, school = chart
     start, changed = _CAST_J[cast]
-    pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
-    calendar = {"pillars": pillars, "xunkong": xunkong, "yuepo": yuepo, "lunar": lunar, "jie": jie, "near_jie": near_jie, "conventions": conventions}
-    encoded = b",".join([line_json(cl, line_stars.get(cl.line.position, _NO_STARS)) for cl in lines])
-    return b"".join(
-        (
-            start,
-            _fields(calendar),
-            _HEXAGRAM_J[school, cast.hexagram],
-            _json(features),
-            b',"lines":[',
-            encoded,
-            b"]",
-            changed,
-            _json(use),
-            b',"findings":',
-            _json(findings),
-            b',"stars":',
-            *stars,
-            b"}\n",
-        )
-    )
+    parts = [start]
+    parts += _calendar_pieces(pillars)
+    parts.append(_HEXAGRAM_J[school, cast[0]])
+    parts.append(_FEATURES_J[features])
+    get = line_stars.get
+    for cl in lines:
+        pieces = _line_pieces(cl, get(cl[0][0], _NO_STARS), b"},")
+        if pieces is None:  # a line built by hand: the plain way
+            import orjson
+
+            pieces = (_json(line_to_dict(cl, orjson.loads(get(cl[0][0], _NO_STARS)))), b",")
+        parts += pieces
+    if lines:
+        parts[-1] = parts[-1][:-1] + b"]"  # the last line's comma
+    else:
+        parts.append(b"]")
+    parts.append(changed)
+    parts.append(use if type(use) is bytes else _json(use))
+    if not findings:
+        parts.append(b',"findings":[],"stars":')
+    elif type(findings[0]) is dict:
+        parts += (b',"findings":', _json(findings), b',"stars":')
+    else:
+        parts.append(b',"findings":[')
+        _findings_pieces(findings, parts)
+        parts.append(b'],"stars":')
+    parts += stars
+    parts.append(b"}\n")
+    return b"".join(parts)
