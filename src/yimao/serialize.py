@@ -495,6 +495,14 @@ def _fields(d: Mapping[str, Any]) -> bytes:
     return _json(d)[1:-1]
 
 
+# The memos below are plain dicts, filled when a key is first met (`_fill`): a dict subclass
+# with __missing__ (`_Memo`) is subscripted through a Python-level slot, several times the
+# cost of a plain dict's subscript, and a document makes some sixty lookups.
+def _fill(table: dict[Any, Any], build: Any, key: Any) -> Any:
+    value = table[key] = build(key)
+    return value
+
+
 _HEAD_KEYS = ("position", "yang", "moving", "value", "stem", "branch", "element", "relative")
 
 
@@ -504,20 +512,25 @@ def _line_heads(line: Line) -> tuple[tuple[bytes, int], tuple[bytes, int]]:
     return tuple((b"{" + _fields({k: t[k] for k in _HEAD_KEYS}) + b',"spirit":', t["value"]) for t in _LINE[line])
 
 
-_LINE_HEAD_J = _Memo(_line_heads)
 # 六神, 世 and 应 together (7 × a few): `"青龙","shi":false,"ying":false,"hidden":`.
-_SPIRIT_SHI_YING_J = _Memo(
-    lambda k: _json(None if k[0] is None else k[0]._value_) + b',"shi":' + _json(k[1]) + b',"ying":' + _json(k[2]) + b',"hidden":'
-)
+def _spirit_shi_ying(k: tuple[Any, Any, Any]) -> bytes:
+    return _json(None if k[0] is None else k[0]._value_) + b',"shi":' + _json(k[1]) + b',"ying":' + _json(k[2]) + b',"hidden":'
+
+
+_LINE_HEAD_J: dict[Line, Any] = {}
+_SPIRIT_SHI_YING_J: dict[tuple[Any, Any, Any], bytes] = {}
 _HIDDEN_LINE_J = _Memo(lambda hl: b"{" + _fields(_najia(hl.stem, hl.branch, hl.relative)) + b',"fei":')
 _FEI_LIFTED_J = _Memo(lambda k: _json(k[0]) + b',"lifted":' + _json(k[1]) + b',"relations":{"month":')
 # Each relation encoded with the key that follows it, and its tags as the inside of a JSON
 # list: a line's `relations` and `tags` are joined from its three (keyed by the triple, they
 # were thousands of entries still growing after thousands of charts, each one built the first
 # time it was met). A 伏神's relations are its month's and day's, without the keys after them.
-_MONTH_J = _Memo(lambda m: (_json(_MONTH[m][0]) + b',"day":', _json(_MONTH[m][1])[1:-1]))
-_DAY_J = _Memo(lambda d: (_json(_DAY[d][0]) + b',"change":', _json(_DAY[d][1])[1:-1]))
-_CHANGE_J = _Memo(lambda c: (_json(_CHANGE[c][0]) + b'},"tags":[', _json(_CHANGE[c][1])[1:-1]))
+_MONTH_J: dict[Any, tuple[bytes, bytes]] = {}
+_DAY_J: dict[Any, tuple[bytes, bytes]] = {}
+_CHANGE_J: dict[Any, tuple[bytes, bytes]] = {}
+_month_json = lambda m: (_json(_MONTH[m][0]) + b',"day":', _json(_MONTH[m][1])[1:-1])  # noqa: E731
+_day_json = lambda d: (_json(_DAY[d][0]) + b',"change":', _json(_DAY[d][1])[1:-1])  # noqa: E731
+_change_json = lambda c: (_json(_CHANGE[c][0]) + b'},"tags":[', _json(_CHANGE[c][1])[1:-1])  # noqa: E731
 _HIDDEN_MONTH_J = _Memo(lambda m: _json(_MONTH[m][0]) + b',"day":')
 _HIDDEN_DAY_J = _Memo(lambda d: _json(_DAY[d][0]) + b"}}")
 _CHANGED_J = _Memo(lambda c: b',"changed":' + _json(_CHANGED[c]) + b',"relations":{"month":')
@@ -530,23 +543,38 @@ def _line_pieces(cl: ChartLine, stars: bytes, close: bytes) -> tuple[bytes, ...]
     line, moving, value, spirit, shi, ying, hidden, changed, month, day, change = cl
     if moving is not True and moving is not False:
         return None
-    head, expected = _LINE_HEAD_J[line][moving]
+    try:
+        head, expected = _LINE_HEAD_J[line][moving]
+    except KeyError:
+        head, expected = _fill(_LINE_HEAD_J, _line_heads, line)[moving]
     if value != expected:
         return None
-    month_json, month_tags = _MONTH_J[month]
-    day_json, day_tags = _DAY_J[day]
-    change_json, change_tags = _CHANGE_J[change]
+    try:
+        month_json, month_tags = _MONTH_J[month]
+    except KeyError:
+        month_json, month_tags = _fill(_MONTH_J, _month_json, month)
+    try:
+        day_json, day_tags = _DAY_J[day]
+    except KeyError:
+        day_json, day_tags = _fill(_DAY_J, _day_json, day)
+    try:
+        change_json, change_tags = _CHANGE_J[change]
+    except KeyError:
+        change_json, change_tags = _fill(_CHANGE_J, _change_json, change)
+    try:
+        spirit_json = _SPIRIT_SHI_YING_J[spirit, shi, ying]
+    except KeyError:
+        spirit_json = _fill(_SPIRIT_SHI_YING_J, _spirit_shi_ying, (spirit, shi, ying))
     tags = b",".join(filter(None, (month_tags, day_tags, change_tags)))  # the tags of those that have some
     if hidden is None and changed is None:
-        return (head, _SPIRIT_SHI_YING_J[spirit, shi, ying], _NO_HIDDEN_NOR_CHANGED, month_json, day_json, change_json,
-                tags, b'],"stars":', stars, close)
+        return (head, spirit_json, _NO_HIDDEN_NOR_CHANGED, month_json, day_json, change_json, tags, b'],"stars":', stars, close)
     if hidden is None:
         hidden_json = b"null"
     else:
         hl, fei, h_month, h_day, lifted = hidden
         hidden_json = b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _HIDDEN_MONTH_J[h_month], _HIDDEN_DAY_J[h_day]))
-    return (head, _SPIRIT_SHI_YING_J[spirit, shi, ying], hidden_json, _CHANGED_J[changed], month_json, day_json, change_json,
-            tags, b'],"stars":', stars, close)
+    return (head, spirit_json, hidden_json, _CHANGED_J[changed], month_json, day_json, change_json, tags, b'],"stars":', stars,
+            close)
 
 
 def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
@@ -577,77 +605,123 @@ def _changed_lines_json(ch: Hexagram, palace: Element) -> tuple[tuple[bytes, byt
 def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
     h, moving = cast
     ch = cast.changed
-    start = b'{"schema_version":%d,"cast":{"spec":' % SCHEMA_VERSION + _json(cast.spec()) + b',"coins":"' + cast.coins().encode() + b'","moving":' + _json(sorted(moving)) + b"},"
+    start = (b'{"schema_version":%d,"cast":{"spec":' % SCHEMA_VERSION + _json(cast.spec()) + b',"coins":"' + cast.coins().encode()
+             + b'","moving":' + _json(sorted(moving)) + b"},")
     if ch is None:
         return start, b'},"changed_hexagram":null,"use":'
     lines = _changed_lines_json(ch, h.palace.element)
     changed = b",".join([ln[p in moving] for p, ln in enumerate(lines, 1)])
-    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), b',"relatives_against":', _json(h.palace._value_), b',"lines":[', changed, b']},"use":'))
+    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), b',"relatives_against":', _json(h.palace._value_), b',"lines":[',
+                             changed, b']},"use":'))
 
 
-_CAST_J = _Memo(_cast_json)
-_HEXAGRAM_J = _Memo(lambda k: b',"earth_school":' + _json(k[0]._value_) + b',"hexagram":' + _head_json(k[1]) + b',"features":')
+def _hexagram_json(k: tuple[Any, Hexagram]) -> bytes:
+    return b',"earth_school":' + _json(k[0]._value_) + b',"hexagram":' + _head_json(k[1]) + b',"features":'
+
+
+_CAST_J: dict[Cast, tuple[bytes, bytes]] = {}
+_HEXAGRAM_J: dict[tuple[Any, Hexagram], bytes] = {}
+_FEATURES_J: dict[tuple[str, ...], bytes] = {}  # by a cast's features (a few dozen)
+_features_json = lambda features: _json(features) + b',"lines":['  # noqa: E731
 _NO_STARS = b"[]"
 
 
-# A document's calendar, encoded from pieces keyed by what each depends on: the year and month
-# pillars, the day and hour pillars, the month (月破), the lunar month and day, the pair of 节
-# in its zone, the moment's own texts, its zone and conventions. Only the moment's texts are
-# written per chart; `_calendar`'s dicts (what `chart_to_dict` puts in a document) are not built.
-_YEAR_MONTH_J = _Memo(lambda k: b'"pillars":{"year":' + _json(_PILLAR[k[0]]) + b',"month":' + _json(_PILLAR[k[1]]) + b',"day":')
-_DAY_HOUR_J = _Memo(
-    lambda k: _json(_DAY_PILLAR[k[0]][0]) + b',"hour":' + _json(_PILLAR[k[1]]) + b'},"xunkong":' + _json(_DAY_PILLAR[k[0]][1]) + b',"yuepo":'
-)
-_YUEPO_J = _Memo(lambda m: _json(_MONTH_PILLAR[m][1]) + b',"lunar":')
+# A document's calendar, encoded from pieces keyed by what each depends on, each a small
+# domain: each pillar (60 干支 or 12 branches), the lunar year, month and day, the pair of 节
+# in its zone (a dozen a year), the zone and conventions; only the moment's texts are written
+# per chart. `_calendar`'s dicts (what `chart_to_dict` puts in a document) are not built.
+def _year_json(y: Any) -> bytes:
+    return b'"pillars":{"year":' + _json(_PILLAR[y]) + b',"month":'
+
+
+def _month_pillar_json(m: Any) -> tuple[bytes, bytes]:
+    text, yuepo = _MONTH_PILLAR[m]
+    return _json(text) + b',"day":', _json(yuepo) + b',"lunar":'
+
+
+def _day_pillar_json(d: Any) -> tuple[bytes, bytes]:
+    text, xunkong = _DAY_PILLAR[d]
+    return _json(text) + b',"hour":', _json(xunkong) + b',"yuepo":'
+
+
+_hour_json = lambda h: _json(_PILLAR[h]) + b'},"xunkong":'  # noqa: E731
+_YEAR_J: dict[Any, bytes] = {}
+_MONTH_PILLAR_J: dict[Any, tuple[bytes, bytes]] = {}
+_DAY_PILLAR_J: dict[Any, tuple[bytes, bytes]] = {}
+_HOUR_J: dict[Any, bytes] = {}
 _NO_CONTEXT = b'null,"jie":null,"near_jie":null,"conventions":null'
 
 
-def _lunar_month_json(lunar: Any) -> tuple[bytes, bytes]:
-    """A lunar date's JSON up to its day, and its text up to the day's name."""
-    year, year_ganzhi, month, leap, _, month_name, _ = lunar
-    head = {"year": year, "year_ganzhi": year_ganzhi, "month": month, "leap": leap}
-    return b"{" + _fields(head) + b',"day":', f"{year_ganzhi}年{month_name}".encode()
+# A lunar date `{"year":…,"year_ganzhi":…,"month":…,"leap":…,"day":…,"text":…}` in three
+# parts, each with its share of the text: by lunar year, by month (and leap), by day.
+_lunar_year_json = lambda k: (b'{"year":%d,"year_ganzhi":' % k[0] + _json(k[1]) + b',"month":', f"{k[1]}年".encode())  # noqa: E731
+_lunar_month_json = lambda k: (b"%d,\"leap\":" % k[0] + _json(k[1]) + b',"day":', k[2].encode())  # noqa: E731
+_lunar_day_json = lambda k: (b'%d,"text":"' % k[0], k[1].encode() + b'"},"jie":')  # noqa: E731
+_LUNAR_YEAR_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
+_LUNAR_MONTH_J: dict[tuple[int, bool, str], tuple[bytes, bytes]] = {}
+_LUNAR_DAY_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
 
 
-# By lunar month (a dozen a year, as the 节 pairs) and by day of the month (30).
-_LUNAR_MONTH_J: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
-_LUNAR_DAY_J = _Memo(lambda k: (b'%d,"text":"' % k[0], k[1].encode() + b'"},"jie":'))
+def _jie_json(key: tuple[Jie, tzinfo | None]) -> bytes:
+    """`_jie_in(j, zone)` encoded."""
+    j, zone = key
+    instant = j.instant
+    local, utc = _moment_texts(instant.astimezone(zone))
+    if instant.tzinfo is not timezone.utc:  # the instant's own wall clock (see _jie_in)
+        utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return b'{"name":' + _json(j.name) + b',"month":' + _json(j.month._value_) + b',"utc":"' + utc.encode() + b'","local":"' + local.encode() + b'"}'
 
 
-def _jies_json(key: tuple[Jie, Jie, tzinfo | None], jie_in: Any = _jie_in) -> tuple[bytes, bytes, int, int]:
+_JIE_J: dict[tuple[Jie, tzinfo | None], bytes] = {}
+
+
+def _jies_json(key: tuple[Jie, Jie, tzinfo | None]) -> tuple[bytes, bytes, int, int]:
     """A pair of 节 in a zone, encoded with the key after it: followed by no `near_jie`, and
     followed by one; and the ordinals of their instants (see `DateContext.near_jie`)."""
     current, following, zone = key
-    pair = b'{"current":' + _json(jie_in(current, zone)) + b',"next":' + _json(jie_in(following, zone)) + b'},"near_jie":'
+    try:
+        a = _JIE_J.get((current, zone)) or _fill(_JIE_J, _jie_json, (current, zone))
+        b = _JIE_J.get((following, zone)) or _fill(_JIE_J, _jie_json, (following, zone))
+    except TypeError:  # an unhashable zone (dateutil's tzlocal)
+        a, b = _jie_json((current, zone)), _jie_json((following, zone))
+    pair = b'{"current":' + a + b',"next":' + b + b'},"near_jie":'
     return pair + b'null,"conventions":{"moment":"', pair, current.instant.toordinal(), following.instant.toordinal()
 
 
-_JIES_J = _Memo(_jies_json)
-_CONVENTIONS_J = _Memo(
-    lambda k: b'","timezone":' + _json(k[0]) + b',"timezone_source":' + _json(k[1]) + b',"day_start":' + _json(k[2])
-    + b',"zi_hour":' + _json("子初换日 (23:00 starts the day)" if k[2] == 23 else "晚子时 (the day changes at 00:00)")
-    + b',"months":' + _json("月建 by the 12 节, exact instants") + b"}"
-)
+_JIES_J: dict[tuple[Jie, Jie, tzinfo | None], tuple[bytes, bytes, int, int]] = {}
 
 
-def _moment_json(moment: datetime) -> bytes:
-    """`"{local}","utc":"{utc}` of `_moment_texts(moment)`, encoded."""
-    local, utc = _moment_texts(moment)
-    return f'{local}","utc":"{utc}'.encode()
+def _conventions_json(k: tuple[str, str, int]) -> bytes:
+    return (b'","timezone":' + _json(k[0]) + b',"timezone_source":' + _json(k[1]) + b',"day_start":' + _json(k[2])
+            + b',"zi_hour":' + _json("子初换日 (23:00 starts the day)" if k[2] == 23 else "晚子时 (the day changes at 00:00)")
+            + b',"months":' + _json("月建 by the 12 节, exact instants") + b"}")
 
 
-def _calendar_pieces(p: FourPillars) -> tuple[bytes, ...]:
-    """`_fields(calendar_to_dict(p))`, in pieces."""
+_CONVENTIONS_J: dict[tuple[str, str, int], bytes] = {}
+
+
+def _calendar_pieces(p: FourPillars, parts: list[bytes]) -> None:
+    """`_fields(calendar_to_dict(p))`, in pieces appended to `parts`."""
     year, month, day, hour, ctx = p
-    ym, dh, yuepo = _YEAR_MONTH_J[year, month], _DAY_HOUR_J[day, hour], _YUEPO_J[month]
-    if ctx is None:
-        return ym, dh, yuepo, _NO_CONTEXT
-    moment, day_start, tz_name, tz_source, jie, next_jie = ctx
-    zone = moment.tzinfo
     try:
-        no_near, then_near, o1, o2 = _JIES_J[jie, next_jie, zone]
+        y = _YEAR_J[year]
+        m, yuepo = _MONTH_PILLAR_J[month]
+        d, xunkong = _DAY_PILLAR_J[day]
+        h = _HOUR_J[hour]
+    except KeyError:
+        y = _YEAR_J.get(year) or _fill(_YEAR_J, _year_json, year)
+        m, yuepo = _MONTH_PILLAR_J.get(month) or _fill(_MONTH_PILLAR_J, _month_pillar_json, month)
+        d, xunkong = _DAY_PILLAR_J.get(day) or _fill(_DAY_PILLAR_J, _day_pillar_json, day)
+        h = _HOUR_J.get(hour) or _fill(_HOUR_J, _hour_json, hour)
+    if ctx is None:
+        parts += (y, m, d, h, xunkong, yuepo, _NO_CONTEXT)
+        return
+    moment, day_start, tz_name, tz_source, jie, next_jie = ctx
+    key = jie, next_jie, moment.tzinfo
+    try:
+        no_near, then_near, o1, o2 = _JIES_J.get(key) or _fill(_JIES_J, _jies_json, key)
     except TypeError:  # an unhashable zone (dateutil's tzlocal): built afresh
-        no_near, then_near, o1, o2 = _jies_json((jie, next_jie, zone), _jie_in.__wrapped__)
+        no_near, then_near, o1, o2 = _jies_json(key)
     o = moment.toordinal()
     # near_jie as DateContext.near_jie finds it, whose first test is this one (3 days apart)
     if -3 <= o - o1 <= 3 or -3 <= o - o2 <= 3:
@@ -655,16 +729,23 @@ def _calendar_pieces(p: FourPillars) -> tuple[bytes, ...]:
         jies = no_near if near is None else then_near + _json({"name": near[0].name, "seconds": round(near[1], 1)}) + b',"conventions":{"moment":"'
     else:
         jies = no_near
+    local, utc = _moment_texts(moment)
+    key = tz_name, tz_source, day_start
+    conventions = _CONVENTIONS_J.get(key) or _fill(_CONVENTIONS_J, _conventions_json, key)
     lunar = _lunar_of(o)
-    conventions = _CONVENTIONS_J[tz_name, tz_source, day_start]
     if lunar is None:
-        return ym, dh, yuepo, b'null,"jie":', jies, _moment_json(moment), conventions
-    key = lunar[:4]
-    month_json = _LUNAR_MONTH_J.get(key)
-    if month_json is None:  # a lunar month, met for the first time
-        month_json = _LUNAR_MONTH_J[key] = _lunar_month_json(lunar)
-    day_num, day_name = _LUNAR_DAY_J[lunar[4], lunar[6]]
-    return ym, dh, yuepo, month_json[0], day_num, month_json[1], day_name, jies, _moment_json(moment), conventions
+        parts += (y, m, d, h, xunkong, yuepo, b'null,"jie":', jies, f'{local}","utc":"{utc}'.encode(), conventions)
+        return
+    ly, year_ganzhi, lm, leap, ld, month_name, day_name = lunar
+    try:
+        a, text_a = _LUNAR_YEAR_J[ly, year_ganzhi]
+        b, text_b = _LUNAR_MONTH_J[lm, leap, month_name]
+        c, text_c = _LUNAR_DAY_J[ld, day_name]
+    except KeyError:
+        a, text_a = _LUNAR_YEAR_J.get((ly, year_ganzhi)) or _fill(_LUNAR_YEAR_J, _lunar_year_json, (ly, year_ganzhi))
+        b, text_b = _LUNAR_MONTH_J.get((lm, leap, month_name)) or _fill(_LUNAR_MONTH_J, _lunar_month_json, (lm, leap, month_name))
+        c, text_c = _LUNAR_DAY_J.get((ld, day_name)) or _fill(_LUNAR_DAY_J, _lunar_day_json, (ld, day_name))
+    parts += (y, m, d, h, xunkong, yuepo, a, b, c, text_a, text_b, text_c, jies, f'{local}","utc":"{utc}'.encode(), conventions)
 
 
 # A finding encoded from the encodings of its parts: its head (rule, holds, kind, element,
@@ -690,27 +771,27 @@ def _text_json(text: tuple[Any, ...]) -> bytes:
     return b',"text":' + _json(TEXT_DICTS[text]) + b',"details":'
 
 
-_FINDING_HEAD_J = _Memo(_finding_head)
-_FINDING_LINES_J = _Memo(lambda lines: _json(lines) + b',"members":[')  # by a tuple of positions
+_FINDING_HEAD_J: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
+_FINDING_LINES_J: dict[tuple[int, ...], bytes] = {}
+_finding_lines_json = lambda lines: _json(lines) + b',"members":['  # noqa: E731  (by a tuple of positions)
 _MEMBER_J = _Memo(_member_json)
-_TEXT_J = _Memo(_text_json)
+_TEXT_J: dict[tuple[Any, ...], bytes] = {}
 
 
 def _findings_pieces(findings: Iterable[Any], parts: list[bytes]) -> None:
-    """`[f.to_dict() for f in findings]` encoded, each piece appended to `parts`."""
+    """`[f.to_dict() for f in findings]` encoded, without its brackets, each piece appended to `parts`."""
     member = _MEMBER_J.__getitem__
     i = 0
     for rule, holds, kind, e, r, lines, members, reasons, text, details in findings:
-        parts += (
-            _FINDING_HEAD_J[rule, holds, kind, e, r][i],
-            _FINDING_LINES_J[lines],
-            b",".join(map(member, members)),
-            b'],"reasons":',
-            _json(reasons),
-            _TEXT_J[text],
-            _json(details),
-            b"}",
-        )
+        try:
+            head = _FINDING_HEAD_J[rule, holds, kind, e, r][i]
+            lines_json = _FINDING_LINES_J[lines]
+            text_json = _TEXT_J[text]
+        except KeyError:
+            head = (_FINDING_HEAD_J.get((rule, holds, kind, e, r)) or _fill(_FINDING_HEAD_J, _finding_head, (rule, holds, kind, e, r)))[i]
+            lines_json = _FINDING_LINES_J.get(lines) or _fill(_FINDING_LINES_J, _finding_lines_json, lines)
+            text_json = _TEXT_J.get(text) or _fill(_TEXT_J, _text_json, text)
+        parts += (head, lines_json, b",".join(map(member, members)), b'],"reasons":', _json(reasons), text_json, _json(details), b"}")
         i = 1
 
 
@@ -725,7 +806,6 @@ def use_json(use: Any, to_dict: Any) -> bytes:
 
 
 _USE_J: dict[Any, bytes] = {}
-_FEATURES_J = _Memo(lambda features: _json(features) + b',"lines":[')  # by a cast's features (a few dozen)
 
 
 def chart_json(
@@ -741,11 +821,18 @@ def chart_json(
     `findings` the findings (`Finding`s, or their dicts), `use` the 用神's dict, or its
     encoding (`use_json`)."""
     cast, pillars, lines, features, school = chart
-    start, changed = _CAST_J[cast]
+    try:
+        start, changed = _CAST_J[cast]
+        hexagram = _HEXAGRAM_J[school, cast[0]]
+        features_json = _FEATURES_J[features]
+    except KeyError:
+        start, changed = _CAST_J.get(cast) or _fill(_CAST_J, _cast_json, cast)
+        hexagram = _HEXAGRAM_J.get((school, cast[0])) or _fill(_HEXAGRAM_J, _hexagram_json, (school, cast[0]))
+        features_json = _FEATURES_J.get(features) or _fill(_FEATURES_J, _features_json, features)
     parts = [start]
-    parts += _calendar_pieces(pillars)
-    parts.append(_HEXAGRAM_J[school, cast[0]])
-    parts.append(_FEATURES_J[features])
+    _calendar_pieces(pillars, parts)
+    parts.append(hexagram)
+    parts.append(features_json)
     get = line_stars.get
     for cl in lines:
         pieces = _line_pieces(cl, get(cl[0][0], _NO_STARS), b"},")
