@@ -528,9 +528,14 @@ _FEI_LIFTED_J = _Memo(lambda k: _json(k[0]) + b',"lifted":' + _json(k[1]) + b',"
 _MONTH_J: dict[Any, tuple[bytes, bytes]] = {}
 _DAY_J: dict[Any, tuple[bytes, bytes]] = {}
 _CHANGE_J: dict[Any, tuple[bytes, bytes]] = {}
-_month_json = lambda m: (_json(_MONTH[m][0]) + b',"day":', _json(_MONTH[m][1])[1:-1])  # noqa: E731
+# The tags as pieces that need no join: the month's with a comma after them (when it has
+# some), the day's, the change's with a comma before them (when it has some) and the key
+# after the list; right whenever the day has tags (always, when there is a day).
+_month_json = lambda m: (_json(_MONTH[m][0]) + b',"day":', _json(_MONTH[m][1])[1:-1], (_json(_MONTH[m][1])[1:-1] + b",") if _MONTH[m][1] else b"")  # noqa: E731
 _day_json = lambda d: (_json(_DAY[d][0]) + b',"change":', _json(_DAY[d][1])[1:-1])  # noqa: E731
-_change_json = lambda c: (_json(_CHANGE[c][0]) + b'},"tags":[', _json(_CHANGE[c][1])[1:-1])  # noqa: E731
+_change_json = lambda c: (_json(_CHANGE[c][0]) + b'},"tags":[', _json(_CHANGE[c][1])[1:-1],  # noqa: E731
+                          (b"," + _json(_CHANGE[c][1])[1:-1] if _CHANGE[c][1] else b"") + b'],"stars":')
+_SPIRIT_ONLY_J: dict[Any, bytes] = {}  # 六神 of a line neither 世 nor 应 (four in six)
 _HIDDEN_MONTH_J = _Memo(lambda m: _json(_MONTH[m][0]) + b',"day":')
 _HIDDEN_DAY_J = _Memo(lambda d: _json(_DAY[d][0]) + b"}}")
 _CHANGED_J = _Memo(lambda c: b',"changed":' + _json(_CHANGED[c]) + b',"relations":{"month":')
@@ -550,31 +555,41 @@ def _line_pieces(cl: ChartLine, stars: bytes, close: bytes) -> tuple[bytes, ...]
     if value != expected:
         return None
     try:
-        month_json, month_tags = _MONTH_J[month]
+        month_json, month_tags, month_tags_c = _MONTH_J[month]
     except KeyError:
-        month_json, month_tags = _fill(_MONTH_J, _month_json, month)
+        month_json, month_tags, month_tags_c = _fill(_MONTH_J, _month_json, month)
     try:
         day_json, day_tags = _DAY_J[day]
     except KeyError:
         day_json, day_tags = _fill(_DAY_J, _day_json, day)
     try:
-        change_json, change_tags = _CHANGE_J[change]
+        change_json, change_tags, c_change_tags = _CHANGE_J[change]
     except KeyError:
-        change_json, change_tags = _fill(_CHANGE_J, _change_json, change)
-    try:
-        spirit_json = _SPIRIT_SHI_YING_J[spirit, shi, ying]
-    except KeyError:
-        spirit_json = _fill(_SPIRIT_SHI_YING_J, _spirit_shi_ying, (spirit, shi, ying))
-    tags = b",".join(filter(None, (month_tags, day_tags, change_tags)))  # the tags of those that have some
+        change_json, change_tags, c_change_tags = _fill(_CHANGE_J, _change_json, change)
+    if shi is False and ying is False:
+        try:
+            spirit_json = _SPIRIT_ONLY_J[spirit]
+        except KeyError:
+            spirit_json = _SPIRIT_ONLY_J[spirit] = _spirit_shi_ying((spirit, False, False))
+    else:
+        try:
+            spirit_json = _SPIRIT_SHI_YING_J[spirit, shi, ying]
+        except KeyError:
+            spirit_json = _fill(_SPIRIT_SHI_YING_J, _spirit_shi_ying, (spirit, shi, ying))
+    if not day_tags:  # no day: the tags of those that have some, the plain way
+        day_tags = b",".join(filter(None, (month_tags, change_tags)))
+        month_tags_c = b""
+        c_change_tags = b'],"stars":'
     if hidden is None and changed is None:
-        return (head, spirit_json, _NO_HIDDEN_NOR_CHANGED, month_json, day_json, change_json, tags, b'],"stars":', stars, close)
+        return (head, spirit_json, _NO_HIDDEN_NOR_CHANGED, month_json, day_json, change_json, month_tags_c, day_tags, c_change_tags,
+                stars, close)
     if hidden is None:
         hidden_json = b"null"
     else:
         hl, fei, h_month, h_day, lifted = hidden
         hidden_json = b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _HIDDEN_MONTH_J[h_month], _HIDDEN_DAY_J[h_day]))
-    return (head, spirit_json, hidden_json, _CHANGED_J[changed], month_json, day_json, change_json, tags, b'],"stars":', stars,
-            close)
+    return (head, spirit_json, hidden_json, _CHANGED_J[changed], month_json, day_json, change_json, month_tags_c, day_tags,
+            c_change_tags, stars, close)
 
 
 def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
