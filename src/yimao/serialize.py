@@ -614,19 +614,32 @@ def _head_json(h: Hexagram) -> bytes:
 
 @cache  # 64 之卦 × 5 palace elements
 def _changed_lines_json(ch: Hexagram, palace: Element) -> tuple[tuple[bytes, bytes], ...]:
-    return tuple((_json(static), _json(moves)) for static, moves in _changed_lines(ch, palace))
+    """`_changed_lines(ch, palace)` encoded, written directly (their values are single
+    characters and words of the tables, with nothing to escape): a first meet of a cast pays
+    for it one time in five."""
+    out = []
+    for position, yang, stem, branch, _ in ch.lines:
+        element = branch.element
+        head = f'{{"position":{position},"yang":{"true" if yang else "false"},"moving":'
+        tail = (f',"stem":"{stem._value_}","branch":"{branch._value_}","element":"{element._value_}",'
+                f'"relative":"{Relative.of(element, palace)._value_}"}}')
+        out.append(((head + "false" + tail).encode(), (head + "true" + tail).encode()))
+    return tuple(out)
 
 
 def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
+    """A document's start up to its calendar, and its `changed_hexagram` with the key after it
+    (`_cast` and `_changed` encoded, written directly: see `_changed_lines_json`)."""
     h, moving = cast
     ch = cast.changed
-    start = (b'{"schema_version":%d,"cast":{"spec":' % SCHEMA_VERSION + _json(cast.spec()) + b',"coins":"' + cast.coins().encode()
-             + b'","moving":' + _json(sorted(moving)) + b"},")
+    spec = h.short_name if ch is None else f"{h.short_name}之{ch.short_name}"  # cast.spec()
+    moves = ",".join(map(str, sorted(moving)))
+    start = f'{{"schema_version":{SCHEMA_VERSION},"cast":{{"spec":"{spec}","coins":"{cast.coins()}","moving":[{moves}]}},'.encode()
     if ch is None:
         return start, b'},"changed_hexagram":null,"use":'
     lines = _changed_lines_json(ch, h.palace.element)
     changed = b",".join([ln[p in moving] for p, ln in enumerate(lines, 1)])
-    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), b',"relatives_against":', _json(h.palace._value_), b',"lines":[',
+    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), b',"relatives_against":"', h.palace._value_.encode(), b'","lines":[',
                              changed, b']},"use":'))
 
 
