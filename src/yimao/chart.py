@@ -502,7 +502,9 @@ def _rows(h: Hexagram) -> tuple[tuple, ...]:
 @cache
 def _changed_rows(changed_h: Hexagram, palace: Element) -> tuple[ChangedLine, ...]:
     """The 变爻 of each position of `changed_h`, counted against the original palace."""
-    return tuple(_changed_line(changed_h, p, palace) for p in range(1, 7))
+    # built here, not through `_changed_line`'s cache (one entry per line: a cast's first meet
+    # paid for six lookups and constructions through NamedTuple's Python-level __new__)
+    return tuple([_new(ChangedLine, (p, yang, stem, branch, Relative.of(branch.element, palace))) for p, yang, stem, branch, _ in changed_h.lines])
 
 
 def _cast_entry(h: Hexagram, moving: frozenset[int]) -> tuple:

@@ -697,7 +697,7 @@ def _jie_json(key: tuple[Jie, tzinfo | None]) -> bytes:
     local, utc = _moment_texts(instant.astimezone(zone))
     if instant.tzinfo is not timezone.utc:  # the instant's own wall clock (see _jie_in)
         utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return b'{"name":' + _json(j.name) + b',"month":' + _json(j.month._value_) + b',"utc":"' + utc.encode() + b'","local":"' + local.encode() + b'"}'
+    return f'{{"name":"{j.name}","month":"{j.month._value_}","utc":"{utc}","local":"{local}"}}'.encode()  # names of the table
 
 
 _JIE_J: dict[tuple[Jie, tzinfo | None], bytes] = {}
@@ -808,6 +808,8 @@ _TEXT_J: dict[tuple[Any, ...], bytes] = {}
 
 def _findings_pieces(findings: Iterable[Any], parts: list[bytes]) -> None:
     """`[f.to_dict() for f in findings]` encoded, without its brackets, each piece appended to `parts`."""
+    from orjson import dumps  # once a chart, not through _json's import twice a finding
+
     member = _MEMBER_J.__getitem__
     i = 0
     for rule, holds, kind, e, r, lines, members, reasons, text, details in findings:
@@ -819,7 +821,7 @@ def _findings_pieces(findings: Iterable[Any], parts: list[bytes]) -> None:
             head = (_FINDING_HEAD_J.get((rule, holds, kind, e, r)) or _fill(_FINDING_HEAD_J, _finding_head, (rule, holds, kind, e, r)))[i]
             lines_json = _FINDING_LINES_J.get(lines) or _fill(_FINDING_LINES_J, _finding_lines_json, lines)
             text_json = _TEXT_J.get(text) or _fill(_TEXT_J, _text_json, text)
-        parts += (head, lines_json, b",".join(map(member, members)), b'],"reasons":', _json(reasons), text_json, _json(details), b"}")
+        parts += (head, lines_json, b",".join(map(member, members)), b'],"reasons":', dumps(reasons), text_json, dumps(details), b"}")
         i = 1
 
 
