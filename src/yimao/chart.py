@@ -467,6 +467,13 @@ def _change_rels(branch: Branch, changed: Branch, school: EarthSchool) -> tuple[
 
 
 @cache
+def _change_rels_by_school(branch: Branch, changed: Branch) -> tuple[tuple[ChangeRelation, ...], tuple[ChangeRelation, ...]]:
+    """`_change_rels` for each school (`_SCHOOL_INDEX`): one lookup per moving line of a cast met
+    for the first time, not two."""
+    return _change_rels(branch, changed, _SHUI), _change_rels(branch, changed, _HUO)
+
+
+@cache
 def _rows(h: Hexagram) -> tuple[tuple, ...]:
     """Per line of a hexagram what does not depend on the pillars or the moving lines:
     (line, position, branch index, 世, 应, value static, value moving, 伏神, its branch index, 飞伏)."""
@@ -495,7 +502,9 @@ def _rows(h: Hexagram) -> tuple[tuple, ...]:
 @cache
 def _changed_rows(changed_h: Hexagram, palace: Element) -> tuple[ChangedLine, ...]:
     """The 变爻 of each position of `changed_h`, counted against the original palace."""
-    return tuple(_changed_line(changed_h, p, palace) for p in range(1, 7))
+    # built here, not through `_changed_line`'s cache (one entry per line: a cast's first meet
+    # paid for six lookups and constructions through NamedTuple's Python-level __new__)
+    return tuple([_new(ChangedLine, (p, yang, stem, branch, Relative.of(branch.element, palace))) for p, yang, stem, branch, _ in changed_h.lines])
 
 
 def _cast_entry(h: Hexagram, moving: frozenset[int]) -> tuple:
@@ -507,14 +516,12 @@ def _cast_entry(h: Hexagram, moving: frozenset[int]) -> tuple:
     if changed_h is None:
         return None, features, (None,) * 6
     changed_lines = _changed_rows(changed_h, h.palace.element)
-    moves = []
-    for line, cl in zip(h.lines, changed_lines):
-        if line.position in moving:
-            b, cb = line.branch, cl.branch
-            moves.append((cl, cb.index, (_change_rels(b, cb, _SHUI), _change_rels(b, cb, _HUO))))
-        else:
-            moves.append(None)
-    return changed_h, features, tuple(moves)
+    return changed_h, features, tuple(
+        [
+            (cl, cl.branch.index, _change_rels_by_school(line.branch, cl.branch)) if line.position in moving else None
+            for line, cl in zip(h.lines, changed_lines)
+        ]
+    )
 
 
 _CASTS: dict[Cast, tuple] = {}  # `_cast_entry` by cast, each built at its first chart: at most 4096

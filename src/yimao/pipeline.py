@@ -182,14 +182,14 @@ def document(reading: Reading) -> dict[str, Any]:
 def document_json(reading: Reading) -> bytes:
     """`document(reading)` as `yimao batch` writes it: compact JSON and a newline, byte for byte
     `dumps(document(reading), compact=True)`, encoded from its parts (`serialize.chart_json`)."""
-    from yimao.serialize import chart_json
+    from yimao.serialize import chart_json, use_json
     from yimao.stars import place
 
     stars, line_stars = place.encoded(reading.standing)
     return chart_json(
         reading.chart,
-        findings=[f.to_dict() for f in reading.findings],
+        findings=reading.findings,  # encoded from their parts' encodings
         stars=stars,
         line_stars=line_stars,
-        use=use_to_dict(reading.use),
+        use=use_json(reading.use, use_to_dict),
     )

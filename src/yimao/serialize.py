@@ -19,7 +19,7 @@ from typing import Any
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
 from yimao.ganzhi import Branch, Element, Stem
 from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative
-from yimao.pillars import DateContext, FourPillars
+from yimao.pillars import DateContext, FourPillars, _lunar_of
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie
 
@@ -34,7 +34,9 @@ class _Memo(dict):
     """`memo[key]` is `build(key)`, built on the first lookup of each distinct key.
 
     Only for keys of small finite domains (pillars, relations, lines), so that it stays bounded;
-    a lookup that finds its key is a plain dict subscript, cheaper than a call through @cache.
+    a lookup goes through the generic subscript slot (a method lookup and call, as callgrind
+    shows), where a plain dict's is specialized: the hot path of `yimao batch` uses plain dicts
+    (see `_fill`).
     """
 
     __slots__ = ("build",)
@@ -495,109 +497,397 @@ def _fields(d: Mapping[str, Any]) -> bytes:
     return _json(d)[1:-1]
 
 
+# The memos below are plain dicts, filled when a key is first met (`_fill`): a dict subclass
+# with __missing__ (`_Memo`) is subscripted through the generic slot (slot_mp_subscript: a
+# method lookup and call), a plain dict through the interpreter's specialized subscript, and
+# a document makes some sixty lookups.
+def _fill(table: dict[Any, Any], build: Any, key: Any) -> Any:
+    value = table[key] = build(key)
+    return value
+
+
 _HEAD_KEYS = ("position", "yang", "moving", "value", "stem", "branch", "element", "relative")
 
 
-def _line_heads(line: Line) -> tuple[bytes, bytes]:
-    """A line's JSON up to its 六神 (`{"position":…,"relative":…,"spirit":`), static and moving."""
-    return tuple(b"{" + _fields({k: t[k] for k in _HEAD_KEYS}) + b',"spirit":' for t in _LINE[line])
+def _line_heads(line: Line) -> tuple[tuple[bytes, int], tuple[bytes, int]]:
+    """A line's JSON up to its 六神 (`{"position":…,"relative":…,"spirit":`), with the value
+    build_chart gives it: static, and moving (indexed by `moving`)."""
+    return tuple((b"{" + _fields({k: t[k] for k in _HEAD_KEYS}) + b',"spirit":', t["value"]) for t in _LINE[line])
 
 
-_LINE_HEAD_J = _Memo(_line_heads)
-_SPIRIT_J = _Memo(lambda s: _json(None if s is None else s._value_))
-_SHI_YING_J = _Memo(lambda k: b',"shi":' + _json(k[0]) + b',"ying":' + _json(k[1]) + b',"hidden":')
+# 六神, 世 and 应 together (7 × a few): `"青龙","shi":false,"ying":false,"hidden":`.
+def _spirit_shi_ying(k: tuple[Any, Any, Any]) -> bytes:
+    return _json(None if k[0] is None else k[0]._value_) + b',"shi":' + _json(k[1]) + b',"ying":' + _json(k[2]) + b',"hidden":'
+
+
+_LINE_HEAD_J: dict[Line, Any] = {}
+_SPIRIT_SHI_YING_J: dict[tuple[Any, Any, Any], bytes] = {}
 _HIDDEN_LINE_J = _Memo(lambda hl: b"{" + _fields(_najia(hl.stem, hl.branch, hl.relative)) + b',"fei":')
 _FEI_LIFTED_J = _Memo(lambda k: _json(k[0]) + b',"lifted":' + _json(k[1]) + b',"relations":{"month":')
-# Each relation encoded, with its tags as the inside of a JSON list: a line's `relations` and
-# `tags` are joined from its three (keyed by the triple, they were thousands of entries still
-# growing after thousands of charts, each one built the first time it was met).
-_MONTH_J = _Memo(lambda m: (_json(_MONTH[m][0]), _json(_MONTH[m][1])[1:-1]))
-_DAY_J = _Memo(lambda d: (_json(_DAY[d][0]), _json(_DAY[d][1])[1:-1]))
-_CHANGE_J = _Memo(lambda c: (_json(_CHANGE[c][0]), _json(_CHANGE[c][1])[1:-1]))
-_CHANGED_J = _Memo(lambda c: b',"changed":' + _json(_CHANGED[c]))
+# Each relation encoded with the key that follows it, and its tags as the inside of a JSON
+# list: a line's `relations` and `tags` are joined from its three (keyed by the triple, they
+# were thousands of entries still growing after thousands of charts, each one built the first
+# time it was met). A 伏神's relations are its month's and day's, without the keys after them.
+_MONTH_J: dict[Any, tuple[bytes, bytes]] = {}
+_DAY_J: dict[Any, tuple[bytes, bytes]] = {}
+_CHANGE_J: dict[Any, tuple[bytes, bytes]] = {}
+# The tags as pieces that need no join: the month's with a comma after them (when it has
+# some), the day's, the change's with a comma before them (when it has some) and the key
+# after the list; right whenever the day has tags (always, when there is a day).
+_month_json = lambda m: (_json(_MONTH[m][0]) + b',"day":', _json(_MONTH[m][1])[1:-1], (_json(_MONTH[m][1])[1:-1] + b",") if _MONTH[m][1] else b"")  # noqa: E731
+_day_json = lambda d: (_json(_DAY[d][0]) + b',"change":', _json(_DAY[d][1])[1:-1])  # noqa: E731
+_change_json = lambda c: (_json(_CHANGE[c][0]) + b'},"tags":[', _json(_CHANGE[c][1])[1:-1],  # noqa: E731
+                          (b"," + _json(_CHANGE[c][1])[1:-1] if _CHANGE[c][1] else b"") + b'],"stars":')
+_SPIRIT_ONLY_J: dict[Any, bytes] = {}  # 六神 of a line neither 世 nor 应 (four in six)
+_HIDDEN_MONTH_J = _Memo(lambda m: _json(_MONTH[m][0]) + b',"day":')
+_HIDDEN_DAY_J = _Memo(lambda d: _json(_DAY[d][0]) + b"}}")
+_CHANGED_J = _Memo(lambda c: b',"changed":' + _json(_CHANGED[c]) + b',"relations":{"month":')
+_NO_HIDDEN_NOR_CHANGED = b'null,"changed":null,"relations":{"month":'
 
 
-def _hidden_json(h: Hidden | None) -> bytes:
-    if h is None:
-        return b"null"
-    hl, fei, month, day, lifted = h
-    return b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _MONTH_J[month][0], b',"day":', _DAY_J[day][0], b"}}"))
+def _line_pieces(cl: ChartLine, stars: bytes, close: bytes) -> tuple[bytes, ...] | None:
+    """`line_to_dict(cl, …)` encoded, in pieces, the last one `close` (the line's brace and
+    whatever follows it); None for a line built by hand, unlike any of build_chart's."""
+    line, moving, value, spirit, shi, ying, hidden, changed, month, day, change = cl
+    if moving is not True and moving is not False:
+        return None
+    try:
+        head, expected = _LINE_HEAD_J[line][moving]
+    except KeyError:
+        head, expected = _fill(_LINE_HEAD_J, _line_heads, line)[moving]
+    if value != expected:
+        return None
+    try:
+        month_json, month_tags, month_tags_c = _MONTH_J[month]
+    except KeyError:
+        month_json, month_tags, month_tags_c = _fill(_MONTH_J, _month_json, month)
+    try:
+        day_json, day_tags = _DAY_J[day]
+    except KeyError:
+        day_json, day_tags = _fill(_DAY_J, _day_json, day)
+    try:
+        change_json, change_tags, c_change_tags = _CHANGE_J[change]
+    except KeyError:
+        change_json, change_tags, c_change_tags = _fill(_CHANGE_J, _change_json, change)
+    if shi is False and ying is False:
+        try:
+            spirit_json = _SPIRIT_ONLY_J[spirit]
+        except KeyError:
+            spirit_json = _SPIRIT_ONLY_J[spirit] = _spirit_shi_ying((spirit, False, False))
+    else:
+        try:
+            spirit_json = _SPIRIT_SHI_YING_J[spirit, shi, ying]
+        except KeyError:
+            spirit_json = _fill(_SPIRIT_SHI_YING_J, _spirit_shi_ying, (spirit, shi, ying))
+    if not day_tags:  # no day: the tags of those that have some, the plain way
+        day_tags = b",".join(filter(None, (month_tags, change_tags)))
+        month_tags_c = b""
+        c_change_tags = b'],"stars":'
+    if hidden is None and changed is None:
+        return (head, spirit_json, _NO_HIDDEN_NOR_CHANGED, month_json, day_json, change_json, month_tags_c, day_tags, c_change_tags,
+                stars, close)
+    if hidden is None:
+        hidden_json = b"null"
+    else:
+        hl, fei, h_month, h_day, lifted = hidden
+        hidden_json = b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _HIDDEN_MONTH_J[h_month], _HIDDEN_DAY_J[h_day]))
+    return (head, spirit_json, hidden_json, _CHANGED_J[changed], month_json, day_json, change_json, month_tags_c, day_tags,
+            c_change_tags, stars, close)
 
 
 def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
     """`line_to_dict(cl, …)` encoded; `stars` is the line's star ids, encoded."""
-    line, moving, value, spirit, shi, ying, hidden, changed, month, day, change = cl
-    if moving is not True and moving is not False or value != _LINE[line][moving]["value"]:
-        import orjson  # a line built by hand, unlike any of build_chart's: the plain way
+    pieces = _line_pieces(cl, stars, b"}")
+    if pieces is None:  # a line built by hand: the plain way
+        import orjson
 
         return _json(line_to_dict(cl, orjson.loads(stars)))
-    month_json, month_tags = _MONTH_J[month]
-    day_json, day_tags = _DAY_J[day]
-    change_json, change_tags = _CHANGE_J[change]
-    return b"".join(
-        (
-            _LINE_HEAD_J[line][moving],
-            _SPIRIT_J[spirit],
-            _SHI_YING_J[shi, ying],
-            _hidden_json(hidden),
-            _CHANGED_J[changed],
-            b',"relations":{"month":',
-            month_json,
-            b',"day":',
-            day_json,
-            b',"change":',
-            change_json,
-            b'},"tags":[',
-            b",".join(filter(None, (month_tags, day_tags, change_tags))),  # the tags of those that have some
-            b'],"stars":',
-            stars,
-            b"}",
-        )
-    )
+    return b"".join(pieces)
 
 
-# A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast;
-# the `earth_school` and `hexagram` head up to `features`, by school and hexagram.
-_CAST_J = _Memo(
-    lambda cast: (
-        b'{"schema_version":%d,"cast":' % SCHEMA_VERSION + _json(_CAST_PARTS[cast][0]) + b",",
-        b'},"changed_hexagram":' + _json(_CAST_PARTS[cast][1]) + b',"use":',
-    )
-)
-_HEXAGRAM_J = _Memo(lambda k: b',"earth_school":' + _json(k[0]._value_) + b',"hexagram":' + _json(_hexagram_head(k[1]))[:-1] + b',"features":')
+# A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast,
+# encoded directly (not through `_CAST_PARTS`' dicts): a batch meets a cast for the first time
+# on a third of its lines. The `earth_school` and `hexagram` head up to `features`, by school
+# and hexagram.
+@cache
+def _head_json(h: Hexagram) -> bytes:
+    """`_hexagram_head(h)` encoded, without its closing brace."""
+    return _json(_hexagram_head(h))[:-1]
+
+
+@cache  # 64 之卦 × 5 palace elements
+def _changed_lines_json(ch: Hexagram, palace: Element) -> tuple[tuple[bytes, bytes], ...]:
+    """`_changed_lines(ch, palace)` encoded, written directly (their values are single
+    characters and words of the tables, with nothing to escape): a first meet of a cast pays
+    for it one time in five."""
+    out = []
+    for position, yang, stem, branch, _ in ch.lines:
+        element = branch.element
+        head = f'{{"position":{position},"yang":{"true" if yang else "false"},"moving":'
+        tail = (f',"stem":"{stem._value_}","branch":"{branch._value_}","element":"{element._value_}",'
+                f'"relative":"{Relative.of(element, palace)._value_}"}}')
+        out.append(((head + "false" + tail).encode(), (head + "true" + tail).encode()))
+    return tuple(out)
+
+
+def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
+    """A document's start up to its calendar, and its `changed_hexagram` with the key after it
+    (`_cast` and `_changed` encoded, written directly: see `_changed_lines_json`)."""
+    h, moving = cast
+    ch = cast.changed
+    spec = h.short_name if ch is None else f"{h.short_name}之{ch.short_name}"  # cast.spec()
+    moves = ",".join(map(str, sorted(moving)))
+    start = f'{{"schema_version":{SCHEMA_VERSION},"cast":{{"spec":"{spec}","coins":"{cast.coins()}","moving":[{moves}]}},'.encode()
+    if ch is None:
+        return start, b'},"changed_hexagram":null,"use":'
+    lines = _changed_lines_json(ch, h.palace.element)
+    changed = b",".join([ln[p in moving] for p, ln in enumerate(lines, 1)])
+    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), b',"relatives_against":"', h.palace._value_.encode(), b'","lines":[',
+                             changed, b']},"use":'))
+
+
+def _hexagram_json(k: tuple[Any, Hexagram]) -> bytes:
+    return b',"earth_school":' + _json(k[0]._value_) + b',"hexagram":' + _head_json(k[1]) + b',"features":'
+
+
+_CAST_J: dict[Cast, tuple[bytes, bytes]] = {}
+_HEXAGRAM_J: dict[tuple[Any, Hexagram], bytes] = {}
+_FEATURES_J: dict[tuple[str, ...], bytes] = {}  # by a cast's features (a few dozen)
+_features_json = lambda features: _json(features) + b',"lines":['  # noqa: E731
 _NO_STARS = b"[]"
+
+
+# A document's calendar, encoded from pieces keyed by what each depends on, each a small
+# domain: each pillar (60 干支 or 12 branches), the lunar year, month and day, the pair of 节
+# in its zone (a dozen a year), the zone and conventions; only the moment's texts are written
+# per chart. `_calendar`'s dicts (what `chart_to_dict` puts in a document) are not built.
+def _year_json(y: Any) -> bytes:
+    return b'"pillars":{"year":' + _json(_PILLAR[y]) + b',"month":'
+
+
+def _month_pillar_json(m: Any) -> tuple[bytes, bytes]:
+    text, yuepo = _MONTH_PILLAR[m]
+    return _json(text) + b',"day":', _json(yuepo) + b',"lunar":'
+
+
+def _day_pillar_json(d: Any) -> tuple[bytes, bytes]:
+    text, xunkong = _DAY_PILLAR[d]
+    return _json(text) + b',"hour":', _json(xunkong) + b',"yuepo":'
+
+
+_hour_json = lambda h: _json(_PILLAR[h]) + b'},"xunkong":'  # noqa: E731
+_YEAR_J: dict[Any, bytes] = {}
+_MONTH_PILLAR_J: dict[Any, tuple[bytes, bytes]] = {}
+_DAY_PILLAR_J: dict[Any, tuple[bytes, bytes]] = {}
+_HOUR_J: dict[Any, bytes] = {}
+_NO_CONTEXT = b'null,"jie":null,"near_jie":null,"conventions":null'
+
+
+# A lunar date `{"year":…,"year_ganzhi":…,"month":…,"leap":…,"day":…,"text":…}` in three
+# parts, each with its share of the text: by lunar year, by month (and leap), by day.
+_lunar_year_json = lambda k: (b'{"year":%d,"year_ganzhi":' % k[0] + _json(k[1]) + b',"month":', f"{k[1]}年".encode())  # noqa: E731
+_lunar_month_json = lambda k: (b"%d,\"leap\":" % k[0] + _json(k[1]) + b',"day":', k[2].encode())  # noqa: E731
+_lunar_day_json = lambda k: (b'%d,"text":"' % k[0], k[1].encode() + b'"},"jie":')  # noqa: E731
+_LUNAR_YEAR_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
+_LUNAR_MONTH_J: dict[tuple[int, bool, str], tuple[bytes, bytes]] = {}
+_LUNAR_DAY_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
+
+
+def _jie_json(key: tuple[Jie, tzinfo | None]) -> bytes:
+    """`_jie_in(j, zone)` encoded."""
+    j, zone = key
+    instant = j.instant
+    local, utc = _moment_texts(instant.astimezone(zone))
+    if instant.tzinfo is not timezone.utc:  # the instant's own wall clock (see _jie_in)
+        utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return f'{{"name":"{j.name}","month":"{j.month._value_}","utc":"{utc}","local":"{local}"}}'.encode()  # names of the table
+
+
+_JIE_J: dict[tuple[Jie, tzinfo | None], bytes] = {}
+
+
+def _jies_json(key: tuple[Jie, Jie, tzinfo | None]) -> tuple[bytes, bytes, int, int]:
+    """A pair of 节 in a zone, encoded with the key after it: followed by no `near_jie`, and
+    followed by one; and the ordinals of their instants (see `DateContext.near_jie`)."""
+    current, following, zone = key
+    try:
+        a = _JIE_J.get((current, zone)) or _fill(_JIE_J, _jie_json, (current, zone))
+        b = _JIE_J.get((following, zone)) or _fill(_JIE_J, _jie_json, (following, zone))
+    except TypeError:  # an unhashable zone (dateutil's tzlocal)
+        a, b = _jie_json((current, zone)), _jie_json((following, zone))
+    pair = b'{"current":' + a + b',"next":' + b + b'},"near_jie":'
+    return pair + b'null,"conventions":{"moment":"', pair, current.instant.toordinal(), following.instant.toordinal()
+
+
+_JIES_J: dict[tuple[Jie, Jie, tzinfo | None], tuple[bytes, bytes, int, int]] = {}
+
+
+def _conventions_json(k: tuple[str, str, int]) -> bytes:
+    return (b'","timezone":' + _json(k[0]) + b',"timezone_source":' + _json(k[1]) + b',"day_start":' + _json(k[2])
+            + b',"zi_hour":' + _json("子初换日 (23:00 starts the day)" if k[2] == 23 else "晚子时 (the day changes at 00:00)")
+            + b',"months":' + _json("月建 by the 12 节, exact instants") + b"}")
+
+
+_CONVENTIONS_J: dict[tuple[str, str, int], bytes] = {}
+
+
+def _calendar_pieces(p: FourPillars, parts: list[bytes]) -> None:
+    """`_fields(calendar_to_dict(p))`, in pieces appended to `parts`."""
+    year, month, day, hour, ctx = p
+    try:
+        y = _YEAR_J[year]
+        m, yuepo = _MONTH_PILLAR_J[month]
+        d, xunkong = _DAY_PILLAR_J[day]
+        h = _HOUR_J[hour]
+    except KeyError:
+        y = _YEAR_J.get(year) or _fill(_YEAR_J, _year_json, year)
+        m, yuepo = _MONTH_PILLAR_J.get(month) or _fill(_MONTH_PILLAR_J, _month_pillar_json, month)
+        d, xunkong = _DAY_PILLAR_J.get(day) or _fill(_DAY_PILLAR_J, _day_pillar_json, day)
+        h = _HOUR_J.get(hour) or _fill(_HOUR_J, _hour_json, hour)
+    if ctx is None:
+        parts += (y, m, d, h, xunkong, yuepo, _NO_CONTEXT)
+        return
+    moment, day_start, tz_name, tz_source, jie, next_jie = ctx
+    key = jie, next_jie, moment.tzinfo
+    try:
+        no_near, then_near, o1, o2 = _JIES_J.get(key) or _fill(_JIES_J, _jies_json, key)
+    except TypeError:  # an unhashable zone (dateutil's tzlocal): built afresh
+        no_near, then_near, o1, o2 = _jies_json(key)
+    o = moment.toordinal()
+    # near_jie as DateContext.near_jie finds it, whose first test is this one (3 days apart)
+    if -3 <= o - o1 <= 3 or -3 <= o - o2 <= 3:
+        near = ctx.near_jie
+        jies = no_near if near is None else then_near + _json({"name": near[0].name, "seconds": round(near[1], 1)}) + b',"conventions":{"moment":"'
+    else:
+        jies = no_near
+    local, utc = _moment_texts(moment)
+    key = tz_name, tz_source, day_start
+    conventions = _CONVENTIONS_J.get(key) or _fill(_CONVENTIONS_J, _conventions_json, key)
+    lunar = _lunar_of(o)
+    if lunar is None:
+        parts += (y, m, d, h, xunkong, yuepo, b'null,"jie":', jies, f'{local}","utc":"{utc}'.encode(), conventions)
+        return
+    ly, year_ganzhi, lm, leap, ld, month_name, day_name = lunar
+    try:
+        a, text_a = _LUNAR_YEAR_J[ly, year_ganzhi]
+        b, text_b = _LUNAR_MONTH_J[lm, leap, month_name]
+        c, text_c = _LUNAR_DAY_J[ld, day_name]
+    except KeyError:
+        a, text_a = _LUNAR_YEAR_J.get((ly, year_ganzhi)) or _fill(_LUNAR_YEAR_J, _lunar_year_json, (ly, year_ganzhi))
+        b, text_b = _LUNAR_MONTH_J.get((lm, leap, month_name)) or _fill(_LUNAR_MONTH_J, _lunar_month_json, (lm, leap, month_name))
+        c, text_c = _LUNAR_DAY_J.get((ld, day_name)) or _fill(_LUNAR_DAY_J, _lunar_day_json, (ld, day_name))
+    parts += (y, m, d, h, xunkong, yuepo, a, b, c, text_a, text_b, text_c, jies, f'{local}","utc":"{utc}'.encode(), conventions)
+
+
+# A finding encoded from the encodings of its parts: its head (rule, holds, kind, element,
+# relative), its lines, each member, and its sentences are built once each (their domains are
+# bounded as MEMBERS' and TEXT_DICTS' are); only its reasons and details are encoded per chart.
+def _finding_head(k: tuple[Any, ...]) -> tuple[bytes, bytes]:
+    rule, holds, kind, e, r = k
+    head = {"rule": rule, "holds": holds, "kind": kind, "element": None if e is None else e._value_,
+            "relative": None if r is None else r._value_}
+    first = b"{" + _fields(head) + b',"lines":'
+    return first, b"," + first  # first in the list, and after another
+
+
+def _member_json(m: Any) -> bytes:
+    from yimao.analysis.finding import MEMBER_DICTS
+
+    return _json(MEMBER_DICTS[m])
+
+
+def _text_json(text: tuple[Any, ...]) -> bytes:
+    from yimao.analysis.finding import TEXT_DICTS
+
+    return b',"text":' + _json(TEXT_DICTS[text]) + b',"details":'
+
+
+_FINDING_HEAD_J: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
+_FINDING_LINES_J: dict[tuple[int, ...], bytes] = {}
+_finding_lines_json = lambda lines: _json(lines) + b',"members":['  # noqa: E731  (by a tuple of positions)
+_MEMBER_J = _Memo(_member_json)
+_TEXT_J: dict[tuple[Any, ...], bytes] = {}
+
+
+def _findings_pieces(findings: Iterable[Any], parts: list[bytes]) -> None:
+    """`[f.to_dict() for f in findings]` encoded, without its brackets, each piece appended to `parts`."""
+    from orjson import dumps  # once a chart, not through _json's import twice a finding
+
+    member = _MEMBER_J.__getitem__
+    i = 0
+    for rule, holds, kind, e, r, lines, members, reasons, text, details in findings:
+        try:
+            head = _FINDING_HEAD_J[rule, holds, kind, e, r][i]
+            lines_json = _FINDING_LINES_J[lines]
+            text_json = _TEXT_J[text]
+        except KeyError:
+            head = (_FINDING_HEAD_J.get((rule, holds, kind, e, r)) or _fill(_FINDING_HEAD_J, _finding_head, (rule, holds, kind, e, r)))[i]
+            lines_json = _FINDING_LINES_J.get(lines) or _fill(_FINDING_LINES_J, _finding_lines_json, lines)
+            text_json = _TEXT_J.get(text) or _fill(_TEXT_J, _text_json, text)
+        parts += (head, lines_json, b",".join(map(member, members)), b'],"reasons":', dumps(reasons), text_json, dumps(details), b"}")
+        i = 1
+
+
+def use_json(use: Any, to_dict: Any) -> bytes:
+    """`to_dict(use)` (pipeline's `use_to_dict`) encoded, by `Use`: a few per hexagram."""
+    if use is None:
+        return b"null"
+    encoded = _USE_J.get(use)
+    if encoded is None:
+        encoded = _USE_J[use] = _json(to_dict(use))
+    return encoded
+
+
+_USE_J: dict[Any, bytes] = {}
 
 
 def chart_json(
     chart: Chart,
     *,
-    findings: list[Mapping[str, Any]],
+    findings: Any,
     stars: Iterable[bytes],
     line_stars: Mapping[int, bytes],
-    use: Mapping[str, Any] | None = None,
+    use: Mapping[str, Any] | bytes | None = None,
 ) -> bytes:
     """`dumps(chart_to_dict(chart, …), compact=True)`, from encoded parts: `stars` is the
-    document's stars array encoded, in pieces, `line_stars` each line's star ids encoded."""
+    document's stars array encoded, in pieces, `line_stars` each line's star ids encoded;
+    `findings` the findings (`Finding`s, or their dicts), `use` the 用神's dict, or its
+    encoding (`use_json`)."""
     cast, pillars, lines, features, school = chart
-    start, changed = _CAST_J[cast]
-    pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
-    calendar = {"pillars": pillars, "xunkong": xunkong, "yuepo": yuepo, "lunar": lunar, "jie": jie, "near_jie": near_jie, "conventions": conventions}
-    encoded = b",".join([line_json(cl, line_stars.get(cl.line.position, _NO_STARS)) for cl in lines])
-    return b"".join(
-        (
-            start,
-            _fields(calendar),
-            _HEXAGRAM_J[school, cast.hexagram],
-            _json(features),
-            b',"lines":[',
-            encoded,
-            b"]",
-            changed,
-            _json(use),
-            b',"findings":',
-            _json(findings),
-            b',"stars":',
-            *stars,
-            b"}\n",
-        )
-    )
+    try:
+        start, changed = _CAST_J[cast]
+        hexagram = _HEXAGRAM_J[school, cast[0]]
+        features_json = _FEATURES_J[features]
+    except KeyError:
+        start, changed = _CAST_J.get(cast) or _fill(_CAST_J, _cast_json, cast)
+        hexagram = _HEXAGRAM_J.get((school, cast[0])) or _fill(_HEXAGRAM_J, _hexagram_json, (school, cast[0]))
+        features_json = _FEATURES_J.get(features) or _fill(_FEATURES_J, _features_json, features)
+    parts = [start]
+    _calendar_pieces(pillars, parts)
+    parts.append(hexagram)
+    parts.append(features_json)
+    get = line_stars.get
+    for cl in lines:
+        pieces = _line_pieces(cl, get(cl[0][0], _NO_STARS), b"},")
+        if pieces is None:  # a line built by hand: the plain way
+            import orjson
+
+            pieces = (_json(line_to_dict(cl, orjson.loads(get(cl[0][0], _NO_STARS)))), b",")
+        parts += pieces
+    if lines:
+        parts[-1] = parts[-1][:-1] + b"]"  # the last line's comma
+    else:
+        parts.append(b"]")
+    parts.append(changed)
+    parts.append(use if type(use) is bytes else _json(use))
+    if not findings:
+        parts.append(b',"findings":[],"stars":')
+    elif type(findings[0]) is dict:
+        parts += (b',"findings":', _json(findings), b',"stars":')
+    else:
+        parts.append(b',"findings":[')
+        _findings_pieces(findings, parts)
+        parts.append(b'],"stars":')
+    parts += stars
+    parts.append(b"}\n")
+    return b"".join(parts)
