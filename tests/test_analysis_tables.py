@@ -211,12 +211,17 @@ def test_role_tables():
     # every branch has one role bit, in its own 局's block
     bits = juhui_module._P
     assert sorted(bits) == [1 << (9 * j + r) for j in range(4) for r in range(3)]
+    # a trigram's part: its lines present whichever move, their positions by 局; nothing static is active
+    no_changes = (None,) * 7
     for h in HEXAGRAMS:
-        x, line_at, hidden_at, _active, _templates = juhui_module._hexagram_roles(h)
-        for b in BRANCHES:
-            assert line_at[b.index] == sum(1 << ln.position for ln in h.lines if ln.branch is b)
-            assert hidden_at[b.index] == sum(1 << hl.position for hl in h.hidden if hl.branch is b)
-            assert bool(x & bits[b.index]) == any(ln.branch is b for ln in h.lines)
+        for first in (1, 4):
+            x, dong, bian, fu, _zs, _zh, per_ju = juhui_module._trigram_part(h, no_changes, first, 0)
+            assert dong == bian == fu == 0
+            trigram = h.lines[first - 1 : first + 2]
+            for b in BRANCHES:
+                assert bool(x & bits[b.index]) == any(ln.branch is b for ln in trigram)
+                assert not x & bits[b.index] << 3
+            assert sum(m for *_e, m in per_ju) == sum(1 << ln.position for ln in trigram)
 
 
 # -- the targets of 三刑, 墓开, 六害; 助鬼伤身 -----------------------------------------------------
