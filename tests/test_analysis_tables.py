@@ -11,10 +11,11 @@ import pytest
 
 from yimao.analysis import juhui as juhui_module
 from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, Member, TEXT_DICTS
+from yimao.analysis.hai import liuhai_findings
 from yimao.analysis.juhui import ROLES, juhui
 from yimao.analysis.run import analyse
-from yimao.analysis.xing import Scope, targets
-from yimao.analysis.zhugui import _ghost_positions
+from yimao.analysis.xing import Scope, mukai, sanxing, targets
+from yimao.analysis.zhugui import _ghost_positions, zhugui
 from yimao.chart import Source, build_chart, resolve_use
 from yimao.ganzhi import BRANCHES, CYCLE, SANHE, EarthSchool, Element, changsheng, element_relation, vigour
 from yimao.hexagram import HEXAGRAMS, Relative, all_casts
@@ -280,3 +281,17 @@ def test_shi_danger_by_hexagram(h):
     if not five.shi and five.element.overcomes is shi.element:
         topics.append("疏")
     assert [d["topic"] for d in _shi_danger(chart, shi)] == topics
+
+
+def test_analyse_is_the_rules_in_the_books_order():
+    # analyse walks the targets once for 三刑, 墓开 and 六害; each rule's function is the reference
+    for chart, use in _charts():
+        sc = Scope(chart, use)
+        expected = (
+            *zhugui(chart, use, sc),
+            *juhui(chart, use, sc),
+            *sanxing(chart, use, sc),
+            *mukai(chart, use, sc),
+            *liuhai_findings(chart, use, sc),
+        )
+        assert analyse(chart, use) == expected

@@ -99,28 +99,19 @@ class Scope:
 
     def __init__(self, chart: Chart, use: Use | None) -> None:
         self.chart = chart
-        pl = chart.pillars
-        # branch_of and stem_of inlined: a pillar is a GanZhi, a bare Branch, or None
-        d = pl.day
-        if d.__class__ is GanZhi:
-            self.day = day = d.branch
-            self.stemless = False
-        else:
-            self.day = day = d
-            self.stemless = d is not None  # a day without its stem: no 旬空
-        m = pl.month
+        cast, pl, lines, _features, _school = chart  # unpacked: a NamedTuple field read costs twice a local
+        _year, m, d, _hour, _context = pl
+        self.day, self.stemless, no_day = day, _stemless, no_day = _DAYS[d]
         self.month = month = m.branch if m.__class__ is GanZhi else m
-        h = chart.cast.hexagram
-        palace, shi_at, ying_at, facts = _hexagram_facts(h)
+        h, moving = cast
+        palace, shi_at, ying_at, facts, lows, highs = _hexagram_facts(h)
         self.palace = palace
-        lines = chart.lines
         self.shi = shi = lines[shi_at]  # Chart.shi_line and ying_line without their property calls
         self.ying = lines[ying_at]
         # 日, 月, the moving lines — what acts on every target (but a moving line on itself) —
         # grouped by branch, so that each rule looks up the few branches it cares about. The
         # moving lines come by trigram (see _trigram_moves), the 日 and the 月 before them.
-        self.moving = mv = _MOVING_BITS[chart.cast.moving]
-        lows, highs = _trigram_moves(h)
+        self.moving = mv = _MOVING_BITS[moving]
         k = mv >> 1 & 7
         lo = lows[k]
         if lo is None:
@@ -141,53 +132,46 @@ class Scope:
             a = _RI_ACTS[day.index]
             base_hits[day] = (a, *base_hits[day]) if day in base_hits else (a,)
         self.base_hits = base_hits
-        self.changes = (None, *lo_changes, *hi_changes)  # by position: the 变爻 of each moving line
+        self.changes = changes = (None, *lo_changes, *hi_changes)  # by position: the 变爻 of each moving line
 
         # The targets: the 用神's lines, else its 伏神; and the 世 as well, unless it is a 用 line
         # already ("身命，谓世及用爻遇之", "克害重用爻世爻"). Per target, what its findings are made
         # of: the target as a member (its branch, source, position, role); its 六亲; the sources
         # acting on it, by branch (the dicts are shared: never changed); its notes; the details
-        # every finding on it starts with (shared too: the rules copy it).
-        no_day, no_month = day is None, month is None
+        # every finding on it starts with (shared too: the rules copy it). A visible line as a
+        # target: a static line suffers 日, 月 and every moving line; a moving one the others and
+        # its own 变爻 (see _visible_parts).
+        no_month = month is None
         notes = _NOTES[no_day][no_month]  # the notes of the visible targets
+        shi_p = shi_at + 1
+        if use is None:
+            p = shi_p
+            tm, relative, own = _visible_parts(facts[p], mv >> p & 1, 1)
+            self.per_target = ((tm[0], relative, base_hits if own is None else _moving_hits(base_hits, own, changes[p]), notes, tm[1]),)
+            return
         per_target = []
-        if use is not None:
-            if use.positions:
-                for p in use.positions:
-                    cl = lines[p - 1]
-                    per_target.append(self._visible(cl, facts[p], 2 if cl.shi else 0, notes))
-            elif use.hidden_positions:
-                fu_notes = _HIDDEN_NOTES[no_day][no_month]
-                for p in use.hidden_positions:
-                    hd = lines[p - 1].hidden
-                    if hd is not None:
-                        hl = hd.line
-                        tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
-                        per_target.append((tm, hl.relative, base_hits, fu_notes, head))
-            else:
-                notes = _ABSENT_NOTES[no_day][no_month]
-            if shi_at + 1 not in use.positions:
-                per_target.append(self._visible(shi, facts[shi_at + 1], 1, notes))
+        positions = use.positions
+        if positions:
+            for p in positions:
+                tm, relative, own = _visible_parts(facts[p], mv >> p & 1, 2 if p == shi_p else 0)
+                per_target.append((tm[0], relative, base_hits if own is None else _moving_hits(base_hits, own, changes[p]), notes, tm[1]))
+        elif use.hidden_positions:
+            fu_notes = _HIDDEN_NOTES[no_day][no_month]
+            for p in use.hidden_positions:
+                hd = lines[p - 1].hidden
+                if hd is not None:
+                    hl = hd.line
+                    tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
+                    per_target.append((tm, hl.relative, base_hits, fu_notes, head))
         else:
-            per_target.append(self._visible(shi, facts[shi_at + 1], 1, notes))
+            notes = _ABSENT_NOTES[no_day][no_month]
+        if shi_p not in positions:
+            p = shi_p
+            tm, relative, own = _visible_parts(facts[p], mv >> p & 1, 1)
+            per_target.append((tm[0], relative, base_hits if own is None else _moving_hits(base_hits, own, changes[p]), notes, tm[1]))
         self.per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Act, ...]], tuple[str, ...], dict[str, Any]], ...] = tuple(
             per_target
         )
-
-    def _visible(self, cl: ChartLine, facts: tuple[Any, ...], role: int, notes: tuple[str, ...]):
-        """A visible line as a target (`facts` its line's, see _hexagram_facts; `role` 0 用, 1 世,
-        2 用/世): a static line suffers 日, 月 and every moving line; a moving one the others and
-        its own 变爻."""
-        act, relative, parts = facts
-        moving = cl.moving
-        k = role + 3 if moving else role
-        got = parts[k]
-        if got is None:
-            got = parts[k] = _TARGET_PARTS[(act[0], _DONG if moving else _JING, act[2], _ROLES[role])]
-        tm, head = got
-        if not moving:
-            return tm, relative, self.base_hits, notes, head
-        return tm, relative, _moving_hits(self.base_hits, act, self.changes[act[2]]), notes, head
 
     @property
     def base(self) -> tuple[Act, ...]:
@@ -228,15 +212,46 @@ _ROLES = ("用", "世", "用/世")
 
 
 @cache
-def _hexagram_facts(h: Hexagram) -> tuple[Element, int, int, tuple[Any, ...]]:
+def _hexagram_facts(h: Hexagram) -> tuple[Any, ...]:
     """What Scope takes from the hexagram alone: the palace element, the indices of the 世 and 应
-    lines, and per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
-    and its parts as a target (see _TARGET_PARTS) by role — 用, 世, 用/世 static, then moving —
-    filled as targets come (a hexagram's lines are the 世 or a 用 in a few ways only)."""
+    lines, per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
+    and its parts as a target (see _visible_parts) by role — 用, 世, 用/世 static, then moving —
+    filled as targets come (a hexagram's lines are the 世 or a 用 in a few ways only); and what
+    the moving lines of each trigram bring (see _trigram_moves), one cache lookup for both."""
     facts: list[Any] = [None]
     for ln in h.lines:
         facts.append(((ln.branch, _DONG, ln.position), ln.relative, [None] * 6))
-    return h.palace.element, h.shi - 1, h.ying - 1, tuple(facts)
+    return (h.palace.element, h.shi - 1, h.ying - 1, tuple(facts), *_trigram_moves(h))
+
+
+def _visible_parts(facts: tuple[Any, ...], moving: int, role: int) -> tuple[tuple[Member, dict[str, Any]], Relative, Act | None]:
+    """A visible line as a target (`facts` its line's, see _hexagram_facts; `moving` 0 or 1;
+    `role` 0 用, 1 世, 2 用/世): its member and details head (see _TARGET_PARTS), its 六亲, and
+    itself as a source when it moves (what its sources leave out), else None."""
+    act, relative, parts = facts
+    k = role + 3 if moving else role
+    got = parts[k]
+    if got is None:
+        got = parts[k] = _TARGET_PARTS[(act[0], _DONG if moving else _JING, act[2], _ROLES[role])]
+    return got, relative, act if moving else None
+
+
+class _Days(dict):
+    """Per day pillar (a 干支, a bare branch, or None; 73 keys): its branch, whether its stem is
+    missing (a bare branch: no 旬空), and whether it is missing."""
+
+    __slots__ = ()
+
+    def __missing__(self, d: GanZhi | Branch | None) -> tuple[Branch | None, bool, bool]:
+        if d.__class__ is GanZhi:
+            v = (d.branch, False, False)
+        else:
+            v = (d, d is not None, d is None)
+        self[d] = v
+        return v
+
+
+_DAYS = _Days()
 
 
 def _notes_table(first: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
@@ -579,16 +594,36 @@ def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch
     mi = mu.index
     xb, ob = _XING_BY[mi], _OPPOSITE[mi]
     base_hits = sc.base_hits
+    # loops, not comprehensions (a comprehension is a frame); with the lines as bits on the way
+    hp = h[2]
+    mask = 1 << position | (1 << hp if hp is not None else 0)
+    xing_by: list[Act] = []
     by = base_hits.get(xb)
-    xing_by = [a for a in by if a != h and a[2] != own] if by is not None else []
+    if by is not None:
+        for a in by:
+            p = a[2]
+            if a != h and p != own:
+                xing_by.append(a)
+                if p is not None:
+                    mask |= 1 << p
+    chong_by: list[Act] = []
     by = base_hits.get(ob)
-    chong_by = [a for a in by if a != h and a[2] != own] if by is not None else []
-    ch = sc.changes[h[2]] if h[1] is _DONG else None
-    if ch is not None:
-        if ch[0] is xb:
-            xing_by.append(ch)
-        if ch[0] is ob:
-            chong_by.append(ch)
+    if by is not None:
+        for a in by:
+            p = a[2]
+            if a != h and p != own:
+                chong_by.append(a)
+                if p is not None:
+                    mask |= 1 << p
+    if h[1] is _DONG:
+        ch = sc.changes[hp]
+        if ch is not None:
+            if ch[0] is xb:
+                xing_by.append(ch)
+                mask |= 1 << hp
+            if ch[0] is ob:
+                chong_by.append(ch)
+                mask |= 1 << hp
     if xb is ob:  # 未 both 刑 and 冲 the 丑: the same sources, once, as 刑冲
         members = (tm, _AS_MU(h), *map(_AS_XINGCHONG, xing_by))
     else:
@@ -610,7 +645,7 @@ def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch
         kind,
         b.element,
         relative,
-        lines_of(position, [h, *xing_by, *chong_by]),
+        lines_in(mask),
         members,
         (word, *map(_MU_XING, xing_by), *map(_MU_CHONG, chong_by), *(() if holds else ("无刑冲",)), *notes),
         text,
