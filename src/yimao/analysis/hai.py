@@ -103,11 +103,23 @@ _HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
 _HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
 
 
-def _on(tm: Member, relative: Relative, head: dict[str, Any], by: tuple[Act, ...], notes: tuple[str, ...], bi: int) -> Finding:
+def _on(tm: Member, relative: Relative, head: Any, by: tuple[Act, ...], notes: tuple[str, ...], bi: int) -> Finding:
     """The 害 on a target (`tm`) by the sources `by` of its partner branch."""
     b, _source, position, role = tm
     kind = _HAI_KIND[bi]
     d = _HAI_DIRECTION[bi]
+    # the details are the same for every 害 on the target (its partner is one branch): built once
+    # and kept with its head (see xing._Head)
+    memo = head.memo
+    details = memo.get("害")
+    if details is None:
+        details = memo["害"] = {
+            **head,  # target, hidden, position, branch
+            "direction": d,
+            # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世
+            "weight": "重" if kind == "克害" else "轻",
+            "severity": [*_WEIGHT],
+        }
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
@@ -118,13 +130,7 @@ def _on(tm: Member, relative: Relative, head: dict[str, Any], by: tuple[Act, ...
         (tm, *map(_AS_HAI, by)),
         (*map(_HAI_REASON[role], by), d, *notes),
         _ON_TEXT[d],
-        {
-            **head,  # target, hidden, position, branch
-            "direction": d,
-            # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世
-            "weight": "重" if kind == "克害" else "轻",
-            "severity": [*_WEIGHT],
-        },
+        details,
     ))
 
 

@@ -267,16 +267,27 @@ _HIDDEN_NOTES = _notes_table((USE_HIDDEN,))
 _ABSENT_NOTES = _notes_table((USE_ABSENT,))
 
 
+class _Head(dict):
+    """The head of every finding's details on a target (target, hidden, position, branch), and in
+    `memo` the details of its findings by what they add (三刑, 墓开, 六害: a few ways each; a
+    三刑 on the 世 by hexagram, as its 凶 readings are the hexagram's), each built once: they are
+    shared, read-only (documents are, see serialize)."""
+
+    __slots__ = ("memo",)
+
+
 class _TargetParts(dict):
     """Per target (its branch, source, position, role): the target as a member and the head of
-    every finding's details on it, both built on first use and shared (never changed). Bounded
-    by construction: 12 branches, 3 sources, 6 positions, 3 roles."""
+    every finding's details on it (see _Head), both built on first use and shared (never
+    changed). Bounded by construction: 12 branches, 3 sources, 6 positions, 3 roles."""
 
     __slots__ = ()
 
-    def __missing__(self, key: tuple[Branch, Source, int, str]) -> tuple[Member, dict[str, Any]]:
+    def __missing__(self, key: tuple[Branch, Source, int, str]) -> tuple[Member, _Head]:
         b, source, p, role = key
-        parts = self[key] = (_M[key], {"target": role, "hidden": source is _FU, "position": p, "branch": b._value_})
+        head = _Head({"target": role, "hidden": source is _FU, "position": p, "branch": b._value_})
+        head.memo = {}
+        parts = self[key] = (_M[key], head)
         return parts
 
 
@@ -455,7 +466,7 @@ _XING_REASON = {role: reason("{source}{branch}刑" + role) for role in _ROLES}  
 
 
 def _xing_on(
-    sc: Scope, tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...], bi: int
+    sc: Scope, tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...], bi: int
 ) -> Finding:
     b, _source, position, role = tm
     xb = _XING_BY[bi]
@@ -473,7 +484,7 @@ def _xing_on(
             (tm, *map(_AS_SHOUXING, rev)),
             ("我刑彼", *notes),
             _TEXT_REV,
-            {**head, "name": _NAME_OF[bi]},
+            _memo(head, "我刑彼", {"name": _NAME_OF[bi]}),
         ))
     reasons = (*map(_XING_REASON[role], xing_by),)
     ob = _OPPOSITE[bi]
@@ -493,17 +504,22 @@ def _xing_on(
             kind, text, weight = "刑", _TEXT_XING, "轻"
             members = (tm, *map(_AS_XING, xing_by))
             lines = lines_of(position, xing_by)
-    details = {
-        **head,
-        "name": _NAME_BY[bi],
-        "weight": weight,
-        "severity": [*_SEVERITY],
-        "readings": [*_READINGS],
-    }
-    if role != "用":
-        grave = _shi_danger_in(sc.chart.cast.hexagram)
-        if grave:
-            details["grave"] = [*grave]
+    # the details by the kind, and on the 世 by the hexagram too (see _Head)
+    memo = head.memo
+    dkey = kind if role == "用" else (kind, sc.chart.cast.hexagram)
+    details = memo.get(dkey)
+    if details is None:
+        details = memo[dkey] = {
+            **head,
+            "name": _NAME_BY[bi],
+            "weight": weight,
+            "severity": [*_SEVERITY],
+            "readings": [*_READINGS],
+        }
+        if role != "用":
+            grave = _shi_danger_in(sc.chart.cast.hexagram)
+            if grave:
+                details["grave"] = [*grave]
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
@@ -536,7 +552,7 @@ def _shi_danger_in(h: Hexagram) -> tuple[dict[str, str], ...]:
     return tuple(out)
 
 
-def _full(tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...]) -> Finding:
+def _full(tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...]) -> Finding:
     """三刑全: the target and the other two of 寅巳申 (or 丑戌未) among the sources acting on it."""
     b = tm[0]
     bi = b.index
@@ -553,7 +569,7 @@ def _full(tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branc
         (tm, *map(_AS_XING, found)),
         (name + "全", *notes),
         _TEXT_FULL,
-        {**head, "name": name},
+        _memo(head, "全", {"name": name}),
     ))
 
 
@@ -586,7 +602,7 @@ _AS_MU = as_role("墓")
 _MU_XING, _MU_CHONG = reason("{source}{branch}刑墓"), reason("{source}{branch}冲墓")
 
 
-def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
+def _mu(tm: Member, relative: Relative, head: _Head, h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
     # What may open the 墓: 日, 月 and the moving lines (not the 墓 itself, not the target line),
     # and the 墓's own 变爻 when the 墓 is a moving line — a 变爻 acts on its own line only.
     b, source, position, _role = tm
@@ -639,6 +655,12 @@ def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch
         kind, holds, weight, text = "冲开", True, "重", _TEXT_MU_CHONG
     else:
         kind, holds, weight, text = "墓闭", False, None, _TEXT_MU_SHUT
+    # the details by the 墓, its holder and the weight, kept with the target's head (see _Head)
+    memo = head.memo
+    dkey = (mi, word, weight)
+    details = memo.get(dkey)
+    if details is None:
+        details = memo[dkey] = {**head, "tomb": _BV[mi], "holder": word, "weight": weight}
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE_MU,
         holds,
@@ -649,8 +671,18 @@ def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch
         members,
         (word, *map(_MU_XING, xing_by), *map(_MU_CHONG, chong_by), *(() if holds else ("无刑冲",)), *notes),
         text,
-        {**head, "tomb": _BV[mi], "holder": word, "weight": weight},
+        details,
     ))
+
+
+def _memo(head: _Head, key: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """The details of a rare finding on the target of `head` (a near miss, 三刑全): `extra`
+    after the head, kept by `key` (see _Head)."""
+    memo = head.memo
+    details = memo.get(key)
+    if details is None:
+        details = memo[key] = {**head, **extra}
+    return details
 
 
 _TEXT_MU_BOTH = (Q_MU, Q_MU_KEY, Q_MU_LIGHT)
