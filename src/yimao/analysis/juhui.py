@@ -258,7 +258,6 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     bad = kong | po
     ue = _use_element(chart, use, sc.palace) if use is not None else None
     relatives = _RELATIVES[sc.palace]
-    vigours = _VIGOURS[sc.month]
     to_use = _TO_USE[ue] if ue is not None else _NO_USE
     hung_on = _HUNG[di * 13 + mi]
     notes = _NOTES[sc.stemless][mi == _NONE]
@@ -287,7 +286,7 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
             (*p0, *l0, *h0, *p1, *l1, *h1, *p2, *l2, *h2),
             (*why_hung, *core, *notes) if holds else (*core, *notes),
             text,
-            {**head, **ryx, "vigour": vigours[j], **to_use[j], **tail},
+            {**head, **ryx, **to_use[j], **tail},
         )))
     return tuple(out)
 
@@ -365,7 +364,7 @@ _XUAN = tuple("悬始" if k & 1 else "悬终" if k & 4 else "悬中" if k & 2 el
 class _Hung(dict):
     """How the 日 and the 月 hang on each 局, by their branch indices as di * 13 + mi (_NONE when
     not given; 169 keys): per 局 (in _JU order) the details it takes from them (ri, yue, xuan:
-    the roles they are), the reasons a formed 局 gives for them, and per role (始 中 终) their
+    the roles they are; vigour: its 旺相休囚死 in the month), the reasons a formed 局 gives for them, and per role (始 中 终) their
     members, which come first among its entries."""
 
     __slots__ = ()
@@ -373,7 +372,7 @@ class _Hung(dict):
     def __missing__(self, key: int) -> tuple[tuple[Any, ...], ...]:
         di, mi = divmod(key, 13)
         out = []
-        for _j, _e, idx, _s, _r, _w in _JU:
+        for _j, e, idx, _s, _r, _w in _JU:
             hung = 0
             why = []
             first: list[tuple[Member, ...]] = []
@@ -390,7 +389,8 @@ class _Hung(dict):
                 first.append(tuple(ms))
             ri = ROLES[idx.index(di)] if di in idx else None
             yue = ROLES[idx.index(mi)] if mi in idx else None
-            out.append(({"ri": ri, "yue": yue, "xuan": _XUAN[hung]}, tuple(why), *first))
+            vig = vigour(e, BRANCHES[mi]).value if mi != _NONE else None
+            out.append(({"ri": ri, "yue": yue, "xuan": _XUAN[hung], "vigour": vig}, tuple(why), *first))
         v = self[key] = tuple(out)
         return v
 
@@ -400,8 +400,8 @@ _HUNG = _Hung()
 
 class _PerJu(dict):
     """A value per 局 (in _JU order) from one fact of the chart as a whole, made on first use by
-    `make(element, fact)`: the 局's 六亲 by palace, its 旺相休囚死 by month (None: not given), the
-    details on how it stands to the 用神 by the 用神's element. A handful of keys each."""
+    `make(element, fact)`: the 局's 六亲 by palace, the details on how it stands to the 用神 by
+    the 用神's element. A handful of keys each."""
 
     __slots__ = ("make",)
 
@@ -415,7 +415,6 @@ class _PerJu(dict):
 
 
 _RELATIVES = _PerJu(Relative.of)
-_VIGOURS = _PerJu(lambda element, month: vigour(element, month).value if month is not None else None)
 _TO_USE = _PerJu(lambda element, ue: {"use_element": ue._value_, "is_use": ue is element, "to_use": element_relation(element, ue)})
 _NO_USE: tuple[dict[str, Any], ...] = ({},) * 4
 

@@ -140,35 +140,43 @@ class Scope:
         # acting on it, by branch (the dicts are shared: never changed); its notes; the details
         # every finding on it starts with (shared too: the rules copy it). A visible line as a
         # target: a static line suffers 日, 月 and every moving line; a moving one the others and
-        # its own 变爻 (see _visible_parts).
+        # its own 变爻 (see _moving_hits); its member and head by role, static then moving, are
+        # kept with its line's facts (see _hexagram_facts).
         no_month = month is None
         notes = _NOTES[no_day][no_month]  # the notes of the visible targets
         shi_p = shi_at + 1
-        if use is None:
-            p = shi_p
-            tm, relative, own = _visible_parts(facts[p], mv >> p & 1, 1)
-            self.per_target = ((tm[0], relative, base_hits if own is None else _moving_hits(base_hits, own, changes[p]), notes, tm[1]),)
-            return
         per_target = []
-        positions = use.positions
-        if positions:
-            for p in positions:
-                tm, relative, own = _visible_parts(facts[p], mv >> p & 1, 2 if p == shi_p else 0)
-                per_target.append((tm[0], relative, base_hits if own is None else _moving_hits(base_hits, own, changes[p]), notes, tm[1]))
-        elif use.hidden_positions:
-            fu_notes = _HIDDEN_NOTES[no_day][no_month]
-            for p in use.hidden_positions:
-                hd = lines[p - 1].hidden
-                if hd is not None:
-                    hl = hd.line
-                    tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
-                    per_target.append((tm, hl.relative, base_hits, fu_notes, head))
+        if use is None:
+            visible = ((shi_p, 1),)
         else:
-            notes = _ABSENT_NOTES[no_day][no_month]
-        if shi_p not in positions:
-            p = shi_p
-            tm, relative, own = _visible_parts(facts[p], mv >> p & 1, 1)
-            per_target.append((tm[0], relative, base_hits if own is None else _moving_hits(base_hits, own, changes[p]), notes, tm[1]))
+            positions = use.positions
+            if positions:
+                visible = _VISIBLE[(positions, shi_p)]
+            else:
+                visible = ((shi_p, 1),)
+                if use.hidden_positions:
+                    fu_notes = _HIDDEN_NOTES[no_day][no_month]
+                    for p in use.hidden_positions:
+                        hd = lines[p - 1].hidden
+                        if hd is not None:
+                            hl = hd.line
+                            tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
+                            per_target.append((tm, hl.relative, base_hits, fu_notes, head))
+                else:
+                    notes = _ABSENT_NOTES[no_day][no_month]
+        for p, role in visible:  # inline: a call per target cost as much as the rest
+            act, relative, parts = facts[p]
+            if mv >> p & 1:
+                k = role + 3
+                got = parts[k]
+                if got is None:
+                    got = parts[k] = _TARGET_PARTS[(act[0], _DONG, p, _ROLES[role])]
+                per_target.append((got[0], relative, _moving_hits(base_hits, act, changes[p]), notes, got[1]))
+            else:
+                got = parts[role]
+                if got is None:
+                    got = parts[role] = _TARGET_PARTS[(act[0], _JING, p, _ROLES[role])]
+                per_target.append((got[0], relative, base_hits, notes, got[1]))
         self.per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Act, ...]], tuple[str, ...], dict[str, Any]], ...] = tuple(
             per_target
         )
@@ -215,7 +223,7 @@ _ROLES = ("用", "世", "用/世")
 def _hexagram_facts(h: Hexagram) -> tuple[Any, ...]:
     """What Scope takes from the hexagram alone: the palace element, the indices of the 世 and 应
     lines, per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
-    and its parts as a target (see _visible_parts) by role — 用, 世, 用/世 static, then moving —
+    and its parts as a target (see _TARGET_PARTS) by role — 用, 世, 用/世 static, then moving —
     filled as targets come (a hexagram's lines are the 世 or a 用 in a few ways only); and what
     the moving lines of each trigram bring (see _trigram_moves), one cache lookup for both."""
     facts: list[Any] = [None]
@@ -224,16 +232,23 @@ def _hexagram_facts(h: Hexagram) -> tuple[Any, ...]:
     return (h.palace.element, h.shi - 1, h.ying - 1, tuple(facts), *_trigram_moves(h))
 
 
-def _visible_parts(facts: tuple[Any, ...], moving: int, role: int) -> tuple[tuple[Member, dict[str, Any]], Relative, Act | None]:
-    """A visible line as a target (`facts` its line's, see _hexagram_facts; `moving` 0 or 1;
-    `role` 0 用, 1 世, 2 用/世): its member and details head (see _TARGET_PARTS), its 六亲, and
-    itself as a source when it moves (what its sources leave out), else None."""
-    act, relative, parts = facts
-    k = role + 3 if moving else role
-    got = parts[k]
-    if got is None:
-        got = parts[k] = _TARGET_PARTS[(act[0], _DONG if moving else _JING, act[2], _ROLES[role])]
-    return got, relative, act if moving else None
+class _Visible(dict):
+    """The visible targets, by the 用神's positions and the 世's: (position, role) in order — each
+    用 line (0 用, 2 用/世 when it is the 世), then the 世 (1) unless it is a 用 line. A few dozen
+    keys: the positions of a 六亲 in a hexagram, or one line."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: tuple[tuple[int, ...], int]) -> tuple[tuple[int, int], ...]:
+        positions, shi_p = key
+        v = tuple((p, 2 if p == shi_p else 0) for p in positions)
+        if shi_p not in positions:
+            v += ((shi_p, 1),)
+        self[key] = v
+        return v
+
+
+_VISIBLE = _Visible()
 
 
 class _Days(dict):
