@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from yimao.analysis.finding import MEMBERS as _M
-from yimao.analysis.finding import Finding, Member, new_finding
-from yimao.analysis.xing import Act, Scope, as_role, lines_of, reason
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding
+from yimao.analysis.xing import BIT, Act, Scope, as_role, reason
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation
 from yimao.hexagram import Relative
@@ -108,6 +108,9 @@ def _on(tm: Member, relative: Relative, head: Any, by: tuple[Act, ...], notes: t
     b, _source, position, role = tm
     kind = _HAI_KIND[bi]
     d = _HAI_DIRECTION[bi]
+    mask = 1 << position  # the finding's lines (lines_of inlined)
+    for a in by:
+        mask |= BIT[a[2]]
     # the details are the same for every 害 on the target (its partner is one branch): built once
     # and kept with its head (see xing._Head)
     memo = head.memo
@@ -126,7 +129,7 @@ def _on(tm: Member, relative: Relative, head: Any, by: tuple[Act, ...], notes: t
         kind,
         b.element,
         relative,
-        lines_of(position, by),
+        lines_in(mask),
         (tm, *map(_AS_HAI, by)),
         (*map(_HAI_REASON[role], by), d, *notes),
         _ON_TEXT[d],

@@ -13,11 +13,13 @@ from yimao.analysis.xing import _TOMBS, _TRIPLE_OTHERS, _XING_BY, _XING_OF, Scop
 from yimao.analysis.zhugui import zhugui
 from yimao.chart import Chart, Use
 from yimao.ganzhi import BRANCHES
+from yimao.hexagram import HEXAGRAMS
 
 RULES = ("助鬼伤身", "局会", "三刑", "墓开", "六害")
 
 # Per branch (by index), what the per-target rules look up in a target's sources: the branch that
 # 刑 it, the branch it 刑, the other two of its 三刑 (or None), its 害 partner.
+_SHI_YING_HAI = {h: _HAI[h.lines[h.shi - 1].branch.index] is h.lines[h.ying - 1].branch for h in HEXAGRAMS}  # 世 and 应 a 害 pair
 _LOOKUPS = tuple((_XING_BY[i], _XING_OF[i], _TRIPLE_OTHERS[i], _HAI[i]) for i in range(len(BRANCHES)))
 
 
@@ -35,9 +37,8 @@ def analyse(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
     xing: list[Finding] = []
     mu: list[Finding] = []
     hai: list[Finding] = []
-    shi, ying = sc.shi, sc.ying
-    if _HAI[shi.line.branch.index] is ying.line.branch:  # 世应相害: only 姤, 恒, 小畜, 益
-        hai.append(_shi_ying(shi, ying))
+    if _SHI_YING_HAI[chart.cast.hexagram]:  # 世应相害: only 姤, 恒, 小畜, 益
+        hai.append(_shi_ying(sc.shi, sc.ying))
     tombs = _TOMBS[chart.school]  # the 墓 of each branch's element
     for tm, relative, hits, notes, head in sc.per_target:
         bi = tm[0].index

@@ -126,11 +126,13 @@ class Scope:
             for b in lo_sources.keys() & hi_sources.keys():
                 base_hits[b] = lo_sources[b] + hi_sources[b]
         if month is not None:
-            a = _YUE_ACTS[month.index]
-            base_hits[month] = (a, *base_hits[month]) if month in base_hits else (a,)
+            i = month.index
+            got = base_hits.get(month)
+            base_hits[month] = _YUE_ONLY[i] if got is None else (_YUE_ACTS[i], *got)
         if day is not None:
-            a = _RI_ACTS[day.index]
-            base_hits[day] = (a, *base_hits[day]) if day in base_hits else (a,)
+            i = day.index
+            got = base_hits.get(day)
+            base_hits[day] = _RI_ONLY[i] if got is None else (_RI_ACTS[i], *got)
         self.base_hits = base_hits
         self.changes = changes = (None, *lo_changes, *hi_changes)  # by position: the 变爻 of each moving line
 
@@ -329,6 +331,8 @@ def _moving_hits(base_hits: dict[Branch, tuple[Act, ...]], own: Act, ch: Act | N
 # Sources as shared tuples: the 日 and the 月 by branch, a 变爻 by [position][branch].
 _RI_ACTS = tuple((b, _RI, None) for b in BRANCHES)
 _YUE_ACTS = tuple((b, _YUE, None) for b in BRANCHES)
+_RI_ONLY = tuple((a,) for a in _RI_ACTS)  # the 日 or the 月 as a branch's only source
+_YUE_ONLY = tuple((a,) for a in _YUE_ACTS)
 _BIAN_ACTS = tuple(tuple((b, _BIAN, p) for b in BRANCHES) for p in range(7))
 
 
@@ -386,9 +390,11 @@ def lines_of(position: int, acts) -> tuple[int, ...]:
     """The lines of a finding on the target at `position` with the sources `acts` (日/月 have none)."""
     mask = 1 << position
     for a in acts:
-        if a[2] is not None:
-            mask |= 1 << a[2]
+        mask |= BIT[a[2]]
     return lines_in(mask)
+
+
+BIT = {None: 0, **{p: 1 << p for p in range(1, 7)}}  # a source's line as a bit, by its position (日/月: none)
 
 
 _BV = tuple(b.value for b in BRANCHES)
@@ -502,23 +508,28 @@ def _xing_on(
             _memo(head, "我刑彼", {"name": _NAME_OF[bi]}),
         ))
     reasons = (*map(_XING_REASON[role], xing_by),)
+    mask = 1 << position  # the finding's lines (lines_of inlined)
+    for a in xing_by:
+        mask |= BIT[a[2]]
     ob = _OPPOSITE[bi]
     if xb is ob:  # one source both 刑 and 冲 (申→寅, 未→丑): 真刑
         kind, text, weight = "真刑", _TEXT_ZHEN, "重"
         members = (tm, *map(_AS_XINGCHONG, xing_by))
         reasons += ("刑而兼冲",)
-        lines = lines_of(position, xing_by)
+        lines = lines_in(mask)
     else:
         chong_by = hits.get(ob)
         if chong_by is not None:
             kind, text, weight = "刑冲并见", _TEXT_JIANCHONG, "中"
             members = (tm, *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
             reasons += ("刑冲异源",)
-            lines = lines_of(position, xing_by + chong_by)
+            for a in chong_by:
+                mask |= BIT[a[2]]
+            lines = lines_in(mask)
         else:
             kind, text, weight = "刑", _TEXT_XING, "轻"
             members = (tm, *map(_AS_XING, xing_by))
-            lines = lines_of(position, xing_by)
+            lines = lines_in(mask)
     # the details by the kind, and on the 世 by the hexagram too (see _Head)
     memo = head.memo
     dkey = kind if role == "用" else (kind, sc.chart.cast.hexagram)
