@@ -256,9 +256,13 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     fu = (lfu | hfu) & ~dong & ~bian
     zhen = lzh | hzh if chart.school is _HUO else lzs | hzs
     bad = kong | po
-    ue = _use_element(chart, use, sc.palace) if use is not None else None
     relatives = _RELATIVES[sc.palace]
-    to_use = _TO_USE[ue] if ue is not None else _NO_USE
+    to_use = _NO_USE
+    if use is not None:  # the element of the 用神 (see _use_element), inline for its line
+        positions = use.positions
+        ue = chart.lines[positions[0] - 1].line.branch.element if positions else _use_element(chart, use, sc.palace)
+        if ue is not None:
+            to_use = _TO_USE[ue]
     hung_on = _HUNG[di * 13 + mi]
     notes = _NOTES[sc.stemless][mi == _NONE]
     nopillars = 1 << 23 if di == _NONE and mi == _NONE else 0

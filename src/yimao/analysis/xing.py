@@ -666,21 +666,26 @@ def _mu(tm: Member, relative: Relative, head: _Head, h: Act, mu: Branch, sc: Sco
             if ch[0] is ob:
                 chong_by.append(ch)
                 mask |= 1 << hp
-    if xb is ob:  # 未 both 刑 and 冲 the 丑: the same sources, once, as 刑冲
-        members = (tm, _AS_MU(h), *map(_AS_XINGCHONG, xing_by))
-    else:
-        members = (tm, _AS_MU(h), *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
     text: tuple[Quote, ...]
     word = _HOLDER_WORD[h[1]]
-    if xing_by:
-        if chong_by:
-            kind, holds, weight, text = "墓开", True, "重", _TEXT_MU_BOTH
+    if xing_by or chong_by:
+        if xing_by:
+            if chong_by:
+                kind, weight, text = "墓开", "重", _TEXT_MU_BOTH
+            else:
+                kind, weight, text = "墓开", "轻", _TEXT_MU_XING
         else:
-            kind, holds, weight, text = "墓开", True, "轻", _TEXT_MU_XING
-    elif chong_by:
-        kind, holds, weight, text = "冲开", True, "重", _TEXT_MU_CHONG
-    else:
+            kind, weight, text = "冲开", "重", _TEXT_MU_CHONG
+        holds = True
+        if xb is ob:  # 未 both 刑 and 冲 the 丑: the same sources, once, as 刑冲
+            members = (tm, _AS_MU(h), *map(_AS_XINGCHONG, xing_by))
+        else:
+            members = (tm, _AS_MU(h), *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
+        reasons = (word, *map(_MU_XING, xing_by), *map(_MU_CHONG, chong_by), *notes)
+    else:  # 墓闭, half of them: nothing to map
         kind, holds, weight, text = "墓闭", False, None, _TEXT_MU_SHUT
+        members = (tm, _AS_MU(h))
+        reasons = (word, "无刑冲", *notes)
     # the details by the 墓, its holder and the weight, kept with the target's head (see _Head)
     memo = head.memo
     dkey = (mi, word, weight)
@@ -695,7 +700,7 @@ def _mu(tm: Member, relative: Relative, head: _Head, h: Act, mu: Branch, sc: Sco
         relative,
         lines_in(mask),
         members,
-        (word, *map(_MU_XING, xing_by), *map(_MU_CHONG, chong_by), *(() if holds else ("无刑冲",)), *notes),
+        reasons,
         text,
         details,
     ))

@@ -175,13 +175,13 @@ def _ghost_positions(h: Hexagram) -> tuple[int, ...]:
 
 
 class _HexagramGhosts(dict):
-    """Per hexagram (64 keys): its 官鬼 lines but the 世 (see _ghost_positions), and whether its
-    世 is 兄弟 (the only 世 a 鬼 克)."""
+    """Per hexagram (64 keys): the indices of its 官鬼 lines but the 世 (see _ghost_positions),
+    and whether its 世 is 兄弟 (the only 世 a 鬼 克)."""
 
     __slots__ = ()
 
     def __missing__(self, h: Hexagram) -> tuple[tuple[int, ...], bool]:
-        v = self[h] = (_ghost_positions(h), h.lines[h.shi - 1].relative is Relative.XIONGDI)
+        v = self[h] = (tuple(p - 1 for p in _ghost_positions(h)), h.lines[h.shi - 1].relative is Relative.XIONGDI)
         return v
 
 
@@ -201,12 +201,13 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     # 鬼不克世 (the 世 is not 兄弟): worth a word only when the day is the 鬼's true 长生 (it got that far)
     if not shi_xiongdi and (day is None or day is not _TRUE_CS[chart.school][sc.palace]):
         return ()
-    lines = chart.lines
-    ghosts = [lines[p - 1] for p in at]
+    ghosts = [*map(chart.lines.__getitem__, at)]  # a map, not a comprehension (a frame)
     ghost = _GHOSTS[chart.school][sc.palace]
     # What every 鬼 passes or fails alike (they share the element that 克 the palace), then each
     # one's own 空 and 破 (not judged without a day): a 鬼 qualifies when nothing fails.
     score, shared, informative, extra = _shared_checks(chart, ghost, shi, day, sc.month)
+    if shared and not informative:
+        return ()  # no 鬼 qualifies, and the near miss is not worth a word
     own: list[tuple[str, ...]] = []
     if day is not None:
         for g in ghosts:
@@ -231,7 +232,7 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     # of the shared ones), with the reasons of all of them, each once.
     if not informative:
         return ()
-    fewest = min([len(r) for r in own])
+    fewest = min(map(len, own))
     gs = [g for g, r in zip(ghosts, own) if len(r) == fewest]
     reasons = list(shared)
     for r in own:
