@@ -11,10 +11,11 @@ import pytest
 
 from yimao.analysis import juhui as juhui_module
 from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, Member, TEXT_DICTS
+from yimao.analysis.hai import liuhai_findings
 from yimao.analysis.juhui import ROLES, juhui
 from yimao.analysis.run import analyse
-from yimao.analysis.xing import Scope, targets
-from yimao.analysis.zhugui import _ghost_positions
+from yimao.analysis.xing import Scope, mukai, sanxing, targets
+from yimao.analysis.zhugui import _ghost_positions, zhugui
 from yimao.chart import Source, build_chart, resolve_use
 from yimao.ganzhi import BRANCHES, CYCLE, SANHE, EarthSchool, Element, changsheng, element_relation, vigour
 from yimao.hexagram import HEXAGRAMS, Relative, all_casts
@@ -211,12 +212,17 @@ def test_role_tables():
     # every branch has one role bit, in its own 局's block
     bits = juhui_module._P
     assert sorted(bits) == [1 << (9 * j + r) for j in range(4) for r in range(3)]
+    # a trigram's part: its lines present whichever move, their positions by 局; nothing static is active
+    no_changes = (None,) * 7
     for h in HEXAGRAMS:
-        x, line_at, hidden_at, _active, _templates = juhui_module._hexagram_roles(h)
-        for b in BRANCHES:
-            assert line_at[b.index] == sum(1 << ln.position for ln in h.lines if ln.branch is b)
-            assert hidden_at[b.index] == sum(1 << hl.position for hl in h.hidden if hl.branch is b)
-            assert bool(x & bits[b.index]) == any(ln.branch is b for ln in h.lines)
+        for first in (1, 4):
+            x, dong, bian, fu, _zs, _zh, per_ju = juhui_module._trigram_part(h, no_changes, first, 0)
+            assert dong == bian == fu == 0
+            trigram = h.lines[first - 1 : first + 2]
+            for b in BRANCHES:
+                assert bool(x & bits[b.index]) == any(ln.branch is b for ln in trigram)
+                assert not x & bits[b.index] << 3
+            assert sum(m for *_e, m in per_ju) == sum(1 << ln.position for ln in trigram)
 
 
 # -- the targets of 三刑, 墓开, 六害; 助鬼伤身 -----------------------------------------------------
@@ -275,3 +281,17 @@ def test_shi_danger_by_hexagram(h):
     if not five.shi and five.element.overcomes is shi.element:
         topics.append("疏")
     assert [d["topic"] for d in _shi_danger(chart, shi)] == topics
+
+
+def test_analyse_is_the_rules_in_the_books_order():
+    # analyse walks the targets once for 三刑, 墓开 and 六害; each rule's function is the reference
+    for chart, use in _charts():
+        sc = Scope(chart, use)
+        expected = (
+            *zhugui(chart, use, sc),
+            *juhui(chart, use, sc),
+            *sanxing(chart, use, sc),
+            *mukai(chart, use, sc),
+            *liuhai_findings(chart, use, sc),
+        )
+        assert analyse(chart, use) == expected

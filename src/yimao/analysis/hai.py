@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from yimao.analysis.finding import MEMBERS as _M
-from yimao.analysis.finding import Finding, Member, new_finding
-from yimao.analysis.xing import Act, Scope, as_role, lines_of, reason
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding
+from yimao.analysis.xing import BIT, Act, Scope, as_role, reason
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation
 from yimao.hexagram import Relative
@@ -103,28 +103,37 @@ _HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
 _HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
 
 
-def _on(tm: Member, relative: Relative, head: dict[str, Any], by: tuple[Act, ...], notes: tuple[str, ...], bi: int) -> Finding:
+def _on(tm: Member, relative: Relative, head: Any, by: tuple[Act, ...], notes: tuple[str, ...], bi: int) -> Finding:
     """The 害 on a target (`tm`) by the sources `by` of its partner branch."""
     b, _source, position, role = tm
     kind = _HAI_KIND[bi]
     d = _HAI_DIRECTION[bi]
+    mask = 1 << position  # the finding's lines (lines_of inlined)
+    for a in by:
+        mask |= BIT[a[2]]
+    # the details are the same for every 害 on the target (its partner is one branch): built once
+    # and kept with its head (see xing._Head)
+    memo = head.memo
+    details = memo.get("害")
+    if details is None:
+        details = memo["害"] = {
+            **head,  # target, hidden, position, branch
+            "direction": d,
+            # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世
+            "weight": "重" if kind == "克害" else "轻",
+            "severity": [*_WEIGHT],
+        }
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
         kind,
         b.element,
         relative,
-        lines_of(position, by),
+        lines_in(mask),
         (tm, *map(_AS_HAI, by)),
         (*map(_HAI_REASON[role], by), d, *notes),
         _ON_TEXT[d],
-        {
-            **head,  # target, hidden, position, branch
-            "direction": d,
-            # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世
-            "weight": "重" if kind == "克害" else "轻",
-            "severity": [*_WEIGHT],
-        },
+        details,
     ))
 
 

@@ -18,7 +18,7 @@ from yimao.analysis.finding import MEMBERS as _M
 from yimao.analysis.finding import Finding, Member, lines_in, new_finding
 from yimao.analysis.xing import Scope
 from yimao.chart import Chart, Source, Use
-from yimao.ganzhi import BRANCHES, SANHE, Branch, Element, changsheng, element_relation, vigour
+from yimao.ganzhi import BRANCHES, SANHE, Branch, EarthSchool, Element, GanZhi, changsheng, element_relation, vigour
 from yimao.hexagram import Hexagram, Relative
 from yimao.texts import Quote, quote
 
@@ -83,11 +83,6 @@ _JU = tuple(
     for j, e in enumerate((Element.MU, Element.HUO, Element.JIN, Element.SHUI))
 )
 _NONE = 12  # the index of a day or month not given
-# Per branch (by index): its role in its 局, and its members as the 日 and as the 月.
-_ROLE = tuple(next(ROLES[idx.index(b.index)] for _j, _e, idx, _s, _r, _w in _JU if b.index in idx) for b in BRANCHES)
-_RI_MEMBERS = tuple(_M[(b, _RI, None, _ROLE[b.index])] for b in BRANCHES)
-_YUE_MEMBERS = tuple(_M[(b, _YUE, None, _ROLE[b.index])] for b in BRANCHES)
-_BIAN_MEMBERS = ((), *(tuple(_M[(b, _BIAN, p, _ROLE[b.index])] for b in BRANCHES) for p in range(1, 7)))  # [position][branch]
 
 
 # Every branch is one role of one 局, so a chart's standing towards all four 局 fits in one int:
@@ -106,7 +101,7 @@ _P = _role_bits()  # per branch (by index): present
 _PA = tuple(b | b << 3 for b in _P)  # present and active
 _PH = tuple(b | b << 6 for b in _P)  # present and hung
 _POP = (0, 1, 1, 2, 1, 2, 2, 3)
-_POSITION_OF = {1 << p: p for p in range(1, 7)}  # a position by its bit
+_JR = tuple(next((j, idx.index(i)) for j, _e, idx, _s, _r, _w in _JU if i in idx) for i in range(12))  # per branch: (局, role)
 
 
 def _forms(key: int) -> bool:
@@ -121,203 +116,251 @@ def _forms(key: int) -> bool:
     return active == 3
 
 
-_FORMS = tuple(_forms(k) for k in range(512))
-
-
-@cache
-def _hexagram_roles(h: Hexagram) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[Any, ...]]:
-    """What a hexagram's lines bring to the 局, whichever lines move: the roles its six lines fill
-    (present: every line is an entry); per branch (by index) the positions of its lines and of its
-    伏神, as bits; per position, the roles that line and its 伏神 make active when it moves (a 伏神
-    is lifted exactly when its 飞神 moves), and the members its line makes moving or static, and
-    its 伏神 lifted."""
-    x = 0
-    line_at = [0] * 12
-    hidden_at = [0] * 12
-    active = [0] * 7
-    members: list[Any] = [None] * 7
-    for ln in h.lines:
-        b = ln.branch
-        i = b.index
-        p = ln.position
-        x |= _P[i]
-        line_at[i] |= 1 << p
-        active[p] |= _PA[i]
-        members[p] = (_M[(b, _DONG, p, _ROLE[i])], _M[(b, _JING, p, _ROLE[i])], None)
-    for hl in h.hidden:
-        b = hl.branch
-        i = b.index
-        p = hl.position
-        hidden_at[i] |= 1 << p
-        active[p] |= _PA[i]
-        members[p] = (*members[p][:2], _M[(b, _FU, p, _ROLE[i])])
-    return x, tuple(line_at), tuple(hidden_at), tuple(active), tuple(members)
+_FORMS = tuple(int(_forms(k)) for k in range(512))  # 0 or 1, so that four make the bits of a chart's 局
+_WANT = tuple(tuple(j for j in range(4) if w >> j & 1) for w in range(16))  # the 局 by those bits
+# A 局's 9 bits as its finding reads them: the active roles count only as fewer than two or not
+# (see _Verdicts), so that their table has fewer keys to meet (and build) in a batch.
+_CANON = tuple(k & 0o707 | (0o30 if _POP[k >> 3 & 7] >= 2 else 0) for k in range(512))
 
 
 @cache
 def _trigram_roles(h: Hexagram) -> tuple[list[Any], list[Any]]:
-    """What the moving lines of each trigram of `h` bring to the 局, by the trigram's moving lines
-    (3 bits, bit 0 its first line): [lower], [upper], filled as charts come (see _trigram_active).
-    A 变爻's branch depends on its own trigram's moving lines alone (see xing._trigram_moves)."""
+    """What each trigram of `h` brings to the 局, by the trigram's moving lines (3 bits, bit 0 its
+    first line): [lower], [upper], filled as charts come (see _trigram_part). A 变爻's branch
+    depends on its own trigram's moving lines alone (see xing._trigram_moves)."""
     return [None] * 8, [None] * 8
 
 
-def _trigram_active(active: tuple[int, ...], changes: tuple[Any, ...], first: int, mask: int) -> tuple[int, tuple[int, ...]]:
-    """The roles the moving lines of the trigram from position `first` (moving as `mask`) make
-    active, with their 变爻 (`changes`, by position, from Scope); and per branch (by index) the
-    positions of those 变爻, as bits."""
-    x = 0
-    changed_at = [0] * 12
+def _trigram_part(h: Hexagram, changes: tuple[Any, ...], first: int, mask: int) -> tuple[Any, ...]:
+    """The entries of the trigram of `h` from position `first`, its lines moving as `mask`, with
+    their 变爻 (`changes`, by position, from Scope): every line (static or moving), the 变爻 of a
+    moving one, the 伏神 it lifts (a 伏神 is lifted exactly when its 飞神 moves).
+
+    As role bits (see _P): the roles present (any entry) and active (a moving line, a 变爻, a
+    lifted 伏神) — the part of the 9 bits per 局 the lines give; the roles with a moving line,
+    with a 变爻, with a lifted 伏神 (which make the type: 动会, 变会, 伏会). Per school (水土,
+    火土), the 局 (bits) with a lifted 伏神 under its 长生 (伏得生). And per 局: its entries by
+    role, in chart order (by line: the line, its 变爻, its 伏神), as members; and their
+    positions (bits).
+
+    The trigrams' entries of a role follow each other in chart order, lower then upper, so a
+    chart's are the two parts' joined: the roles' entries of a 局 need no walk over its lines."""
+    x = dong = bian = fu = zs = zh = 0
+    entries: list[list[list[Member]]] = [[[], [], []] for _ in range(4)]
+    at = [0] * 4
+    hidden = {hl.position: hl for hl in h.hidden}
     for p in range(first, first + 3):
-        if mask >> (p - first) & 1:
-            x |= active[p]
-            ch = changes[p]
-            if ch is not None:
-                i = ch[0].index
-                x |= _PA[i]
-                changed_at[i] |= 1 << p
-    return x, tuple(changed_at)
+        ln = h.lines[p - 1]
+        b = ln.branch
+        i = b.index
+        j, r = _JR[i]
+        at[j] |= 1 << p
+        x |= _P[i]
+        if not mask >> (p - first) & 1:
+            entries[j][r].append(_M[(b, _JING, p, ROLES[r])])
+            continue
+        entries[j][r].append(_M[(b, _DONG, p, ROLES[r])])
+        x |= _PA[i]
+        dong |= _P[i]
+        ch = changes[p]
+        if ch is not None:
+            cb = ch[0]
+            i = cb.index
+            j, r = _JR[i]
+            entries[j][r].append(_M[(cb, _BIAN, p, ROLES[r])])
+            at[j] |= 1 << p
+            x |= _PA[i]
+            bian |= _P[i]
+        hl = hidden.get(p)
+        if hl is not None:
+            hb = hl.branch
+            i = hb.index
+            j, r = _JR[i]
+            entries[j][r].append(_M[(hb, _FU, p, ROLES[r])])
+            at[j] |= 1 << p
+            x |= _PA[i]
+            fu |= _P[i]
+            if b is changsheng(hb.element, EarthSchool.SHUI):
+                zs |= 1 << j
+            if b is changsheng(hb.element, EarthSchool.HUO):
+                zh |= 1 << j
+    per_ju = tuple((tuple(e0), tuple(e1), tuple(e2), m) for (e0, e1, e2), m in zip(entries, at))
+    return x, dong, bian, fu, zs, zh, per_ju
+
+
+class _DayBits(dict):
+    """Per day pillar (a 干支, a bare branch, or None; 73 keys): its branch index (_NONE when not
+    given), the roles it hangs (see _PH), and the roles whose branch is 旬空 (see _P; none without
+    a stem). A line, a 变爻 or a 伏神 is 空 by its branch alone (the branch against the day's 旬),
+    so a role's entries are all 空 or none."""
+
+    __slots__ = ()
+
+    def __missing__(self, d: GanZhi | Branch | None) -> tuple[int, int, int]:
+        if d is None:
+            v = (_NONE, 0, 0)
+        elif d.__class__ is GanZhi:
+            i = d.branch.index
+            v = (i, _PH[i], sum([_P[b.index] for b in d.xunkong]))
+        else:
+            v = (d.index, _PH[d.index], 0)
+        self[d] = v
+        return v
+
+
+class _MonthBits(dict):
+    """Per month branch (or None; 13 keys): its index (_NONE when not given), the roles it hangs
+    (see _PH), and the role whose branch it 冲 (月破: by the branch alone, as 旬空)."""
+
+    __slots__ = ()
+
+    def __missing__(self, m: Branch | None) -> tuple[int, int, int]:
+        v = self[m] = (_NONE, 0, 0) if m is None else (m.index, _PH[m.index], _P[m.opposite.index])
+        return v
+
+
+_DAY_BITS = _DayBits()
+_MONTH_BITS = _MonthBits()
 
 
 def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """Every 局 that forms, and every informative near miss, in the order 木 火 金 水."""
     cast = chart.cast
-    moving = cast.moving
-    if not moving:
+    if not cast.moving:
         return ()  # nothing moves: no 局 can form and none came near
     sc = scope if scope is not None else Scope(chart, use)
-    day, month = sc.day, sc.month
-    lines = chart.lines
     # First the roles alone (see _P): they rule out most 局 of most charts. Only moving lines make
     # a role active: the line itself, its 变爻, the 伏神 it lifts.
     h = cast.hexagram
-    x, line_at, hidden_at, active, templates = _hexagram_roles(h)
     mv = sc.moving
     lows, highs = _trigram_roles(h)
     k = mv >> 1 & 7
     lo = lows[k]
     if lo is None:
-        lo = lows[k] = _trigram_active(active, sc.changes, 1, k)
+        lo = lows[k] = _trigram_part(h, sc.changes, 1, k)
     k = mv >> 4
     hi = highs[k]
     if hi is None:
-        hi = highs[k] = _trigram_active(active, sc.changes, 4, k)
-    x |= lo[0] | hi[0]
-    changed_at = (lo[1], hi[1])  # by trigram, per branch (by index): the positions of its 变爻, as bits
-    di = mi = _NONE
-    if day is not None:
-        di = day.index
-        x |= _PH[di]
-    if month is not None:
-        mi = month.index
-        x |= _PH[mi]
-    want = [ju for ju in _JU if _FORMS[x >> ju[3] & 511]]
+        hi = highs[k] = _trigram_part(h, sc.changes, 4, k)
+    lx, ldong, lbian, lfu, lzs, lzh, lparts = lo
+    hx, hdong, hbian, hfu, hzs, hzh, hparts = hi
+    di, dh, kong = _DAY_BITS[chart.pillars.day]
+    mi, mh, po = _MONTH_BITS[sc.month]
+    lines_x = lx | hx
+    x = lines_x | dh | mh
+    f = _FORMS
+    want = f[x & 511] | f[x >> 9 & 511] << 1 | f[x >> 18 & 511] << 2 | f[x >> 27] << 3
     if not want:
         return ()
-    # what every 局 of the chart shares, worked out once
-    scan = (h, lines, mv, line_at, hidden_at, changed_at, templates, chart.school, day, month, di, mi, _HUNG[di * 13 + mi])
-    ue = _use_element(chart, use, sc.palace) if use is not None else None
-    ctx = (_RELATIVES[sc.palace], _VIGOURS[month] if month is not None else _NO_FACT, _TO_USE[ue] if ue is not None else _NO_FACT)
-    notes = _NOTES[sc.stemless][month is None]
-    return tuple([_ju(ju, x >> ju[3], scan, ctx, notes) for ju in want])
+    # what every 局 of the chart shares, worked out once: the roles of each type (a role's type
+    # is that of its best active entry: 动爻, then 变爻, then 伏神), the roles' soundness
+    dong = ldong | hdong
+    bian = (lbian | hbian) & ~dong
+    fu = (lfu | hfu) & ~dong & ~bian
+    zhen = lzh | hzh if chart.school is _HUO else lzs | hzs
+    bad = kong | po
+    relatives = _RELATIVES[sc.palace]
+    to_use = _NO_USE
+    if use is not None:  # the element of the 用神 (see _use_element), inline for its line
+        positions = use.positions
+        ue = chart.lines[positions[0] - 1].line.branch.element if positions else _use_element(chart, use, sc.palace)
+        if ue is not None:
+            to_use = _TO_USE[ue]
+    hung_on = _HUNG[di * 13 + mi]
+    notes = _NOTES[sc.stemless][mi == _NONE]
+    nopillars = 1 << 23 if di == _NONE and mi == _NONE else 0
+    out = []
+    for j in _WANT[want]:
+        s = 9 * j
+        key = x >> s & 511
+        lp = lines_x >> s & 7  # the roles the lines fill
+        snd = key >> 6 | lp & ~(bad >> s)
+        lp &= ~snd  # the roles unsound: only theirs are told 空 or 破
+        kind = 1 if bian >> s & 7 else 2 if fu >> s & 7 else 0
+        holds, core, text, head, tail = _VERDICTS[
+            _CANON[key] | snd << 9 | (lp & kong >> s) << 12 | (lp & po >> s) << 15 | kind << 18 | (zhen >> j & 1) << 20 | j << 21 | nopillars
+        ]
+        ryx, why_hung, p0, p1, p2 = hung_on[j]
+        l0, l1, l2, lm = lparts[j]
+        h0, h1, h2, hm = hparts[j]
+        out.append(new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            holds,
+            _KINDS[kind],
+            _ELEMENTS[j],
+            relatives[j],
+            lines_in(lm | hm),
+            (*p0, *l0, *h0, *p1, *l1, *h1, *p2, *l2, *h2),
+            (*why_hung, *core, *notes) if holds else (*core, *notes),
+            text,
+            {**head, **ryx, **to_use[j], **tail},
+        )))
+    return tuple(out)
 
 
-def _gather(idx: tuple[int, int, int], scan: tuple[Any, ...]) -> tuple[tuple[Member, ...], int, int, int, int, str, bool]:
-    """The entries of a 局's three roles (始 中 终, the branches of indices `idx`), each role's in
-    chart order — the 日, the 月, then by line: the line, its 变爻, its lifted 伏神 — as members;
-    with the positions they stand at (bits); which roles are sound (an entry neither 旬空 nor 月破;
-    the 日 and the 月 always are), which are 空, which 破 (role bits); the type, from the best
-    active source of each role (动爻, then 变爻, then 伏神): any 变爻 → 变会, any 伏神 → 伏会; and
-    whether a lifted 伏神 lies under its 长生 (伏得生).
+_HUO = EarthSchool.HUO
+_KINDS = ("动会", "变会", "伏会")
+_ELEMENTS = tuple(ju[1] for ju in _JU)
 
-    An entry's 旬空 and 月破 are its branch's (the branch against the day's 旬 and the month),
-    so the chart's relations are read once a role, on its first entry from the lines."""
-    h, lines, mv, line_at, hidden_at, changed_at, templates, school, day, month, di, mi, _hung_on = scan
-    out: list[Member] = []
-    mask = snd = kong = po = 0
-    bian = fu = zhen = False
-    for i, rb in zip(idx, (1, 2, 4)):
-        if i == di:
-            out.append(_RI_MEMBERS[i])
-            snd |= rb
-        if i == mi:
-            out.append(_YUE_MEMBERS[i])
-            snd |= rb
-        lm = line_at[i]
-        cm = changed_at[0][i] | changed_at[1][i]
-        hm = hidden_at[i] & mv
-        at = lm | cm | hm
-        if not at:
-            continue
-        mask |= at
-        if at & (at - 1):  # entries at more than one position: in chart order
-            rank = 0  # 1 动爻, 2 变爻, 3 伏神
-            at = lines_in(at)
-            for p in at:
-                bit = 1 << p
-                if lm & bit:
-                    if mv & bit:
-                        out.append(templates[p][0])
-                        rank = 1
-                    else:
-                        out.append(templates[p][1])
-                if cm & bit:
-                    out.append(_BIAN_MEMBERS[p][i])
-                    if rank != 1:
-                        rank = 2
-                if hm & bit:
-                    out.append(templates[p][2])
-                    if rank == 0:
-                        rank = 3
-                    if h.lines[p - 1].branch is changsheng(BRANCHES[i].element, school):
-                        zhen = True
-            p = at[0]
-            bit = 1 << p
-        else:  # one position (most roles): its line, its 变爻, its 伏神
-            p = _POSITION_OF[at]
-            bit = at
-            rank = 0
-            if lm:
-                if mv & bit:
-                    out.append(templates[p][0])
-                    rank = 1
-                else:
-                    out.append(templates[p][1])
-            if cm:
-                out.append(_BIAN_MEMBERS[p][i])
-                if rank != 1:
-                    rank = 2
-            if hm:
-                out.append(templates[p][2])
-                if rank == 0:
-                    rank = 3
-                if h.lines[p - 1].branch is changsheng(BRANCHES[i].element, school):
-                    zhen = True
-        if rank == 2:
-            bian = True
-        elif rank == 3:
-            fu = True
-        cl = lines[p - 1]
-        # a relation is None, and 空 too, when its pillar or the stem is not given
-        if lm & bit:
-            d, m = cl.day, cl.month
-            k = d is not None and d.kong
-            b = m is not None and m.po
-        elif cm & bit:
-            ch = cl.change
-            k, b = ch.kong, ch.po
+
+class _Verdicts(dict):
+    """What a 局's finding takes from its role bits alone, by their packed key (see juhui): 9 bits
+    present/active/hung (see _P; active only as fewer than two or not, see _CANON), then sound,
+    空, 破 (3 bits each; 空 and 破 of unsound roles only), the type (2), 伏得生, the 局 (2), and
+    whether neither 日 nor 月 is given: whether it holds, its reasons (but the 日/月 a formed 局
+    hangs on, and the notes), its sentences, its details before and after what the pillars and
+    the 用神 give. About 470 keys come up in 1,000 charts, 710 in 3,000 (bounded by the bits);
+    the details parts are shared, read-only (documents are, see serialize)."""
+
+    __slots__ = ()
+
+    def __missing__(self, v: int) -> tuple[bool, tuple[str, ...], tuple[Quote, ...], dict[str, Any], dict[str, Any]]:
+        key, snd, kong, po = v & 511, v >> 9 & 7, v >> 12 & 7, v >> 15 & 7
+        kind, zhen, j, nopillars = _KINDS[v >> 18 & 3], bool(v >> 20 & 1), v >> 21 & 3, bool(v >> 23 & 1)
+        present, hung = key & 7, key >> 6
+        _j, _element, _idx, _shift, roles, zhong_ok = _JU[j]
+        reasons: list[str] = []
+        if _POP[key >> 3 & 7] < 2:
+            reasons.append(R_FEW)
+        if nopillars:
+            reasons.append(R_NO_PILLAR)
+        elif not hung:
+            reasons.append(R_RIYUE)
+        if not present & 2:
+            reasons.append(R_SHIZHU)
+        elif not snd & 2:
+            reasons.append(R_SHANGZHONG)
+            if kong & 2:
+                reasons.append("中神空")
+            if po & 2:
+                reasons.append("中神破")
+        if not snd & 1:
+            if kind == "变会":
+                reasons.append(R_JIA)
+            if hung == 4:
+                reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
+        xuan = _XUAN[hung]
+        damage = () if snd == 7 else _damage(j, present, snd, kong, po)
+        head = {"roles": roles, "present": _BY_ROLE[present], "sound": _BY_ROLE[snd]}
+        tail: dict[str, Any] = {"zhen": True} if zhen else {}
+        if reasons:
+            out = (False, (*reasons, *damage), _text_of(tuple(reasons)), head, tail)
         else:
-            hd = cl.hidden
-            d, m = hd.day, hd.month
-            k = d is not None and d.kong
-            b = m is not None and m.po
-        if k:
-            kong |= rb
-        if b:
-            po |= rb
-        if not (k or b):
-            snd |= rb
-    return tuple(out), mask, snd, kong, po, "变会" if bian else "伏会" if fu else "动会", zhen
+            strength = "力小" if not snd & 1 else "力存" if not snd & 4 else "力大"
+            tail["strength"] = strength
+            tail["xuan_reading"] = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
+            why = [zhong_ok]
+            if xuan is not None:
+                why.append(xuan)
+            if zhen:
+                why.append("伏得生")
+            why.append(strength)
+            out = (True, (*why, *damage), _TEXT[kind][zhen][xuan == "悬始" or xuan == "悬终"], head, tail)
+        self[v] = out
+        return out
+
+
+_VERDICTS = _Verdicts()
 
 
 # Shared, read-only parts of the details (documents are read-only: see serialize), by the
@@ -328,27 +371,34 @@ _XUAN = tuple("悬始" if k & 1 else "悬终" if k & 4 else "悬中" if k & 2 el
 
 class _Hung(dict):
     """How the 日 and the 月 hang on each 局, by their branch indices as di * 13 + mi (_NONE when
-    not given; 169 keys): per 局 (in _JU order) the roles they are (bits), the role of each (the
-    details' ri and yue), and the reasons a formed 局 gives for it, by role."""
+    not given; 169 keys): per 局 (in _JU order) the details it takes from them (ri, yue, xuan:
+    the roles they are; vigour: its 旺相休囚死 in the month), the reasons a formed 局 gives for them, and per role (始 中 终) their
+    members, which come first among its entries."""
 
     __slots__ = ()
 
-    def __missing__(self, key: int) -> tuple[tuple[int, str | None, str | None, tuple[str, ...]], ...]:
+    def __missing__(self, key: int) -> tuple[tuple[Any, ...], ...]:
         di, mi = divmod(key, 13)
         out = []
-        for _j, _e, idx, _s, _r, _w in _JU:
+        for _j, e, idx, _s, _r, _w in _JU:
             hung = 0
             why = []
+            first: list[tuple[Member, ...]] = []
             for r, (i, role) in enumerate(zip(idx, ROLES)):
+                ms = []
                 if i == di or i == mi:
                     hung |= 1 << r
                     if i == di:
                         why.append(f"日{_BV[i]}在{role}")
+                        ms.append(_M[(BRANCHES[i], _RI, None, role)])
                     if i == mi:
                         why.append(f"月{_BV[i]}在{role}")
+                        ms.append(_M[(BRANCHES[i], _YUE, None, role)])
+                first.append(tuple(ms))
             ri = ROLES[idx.index(di)] if di in idx else None
             yue = ROLES[idx.index(mi)] if mi in idx else None
-            out.append((hung, ri, yue, tuple(why)))
+            vig = vigour(e, BRANCHES[mi]).value if mi != _NONE else None
+            out.append(({"ri": ri, "yue": yue, "xuan": _XUAN[hung], "vigour": vig}, tuple(why), *first))
         v = self[key] = tuple(out)
         return v
 
@@ -358,8 +408,8 @@ _HUNG = _Hung()
 
 class _PerJu(dict):
     """A value per 局 (in _JU order) from one fact of the chart as a whole, made on first use by
-    `make(element, fact)`: the 局's 六亲 by palace, its 旺相休囚死 by month, how it stands to
-    the 用神 by the 用神's element. A handful of keys each."""
+    `make(element, fact)`: the 局's 六亲 by palace, the details on how it stands to the 用神 by
+    the 用神's element. A handful of keys each."""
 
     __slots__ = ("make",)
 
@@ -373,90 +423,8 @@ class _PerJu(dict):
 
 
 _RELATIVES = _PerJu(Relative.of)
-_VIGOURS = _PerJu(lambda element, month: vigour(element, month).value)
-_TO_USE = _PerJu(lambda element, ue: (ue._value_, ue is element, element_relation(element, ue)))
-_NO_FACT = (None, None, None, None)
-
-
-def _ju(ju: tuple[Any, ...], key: int, scan: tuple[Any, ...], ctx: tuple[Any, ...], notes: tuple[str, ...]) -> Finding:
-    """The finding of one 局, from its 9 role bits (`key`, see _P) and the chart's lines."""
-    j, element, idx, _shift, roles, zhong_ok = ju
-    members, mask, snd, kong, po, kind, zhen = _gather(idx, scan)
-    day, month, _di, _mi, hung_on = scan[8:]
-    hung, ri, yue, why_hung = hung_on[j]
-    present = key & 7
-    relative, vig, to_use = ctx[0][j], ctx[1][j], ctx[2][j]
-
-    reasons: list[str] = []
-    if _POP[key >> 3 & 7] < 2:
-        reasons.append(R_FEW)
-    if day is None and month is None:
-        reasons.append(R_NO_PILLAR)
-    elif not hung:
-        reasons.append(R_RIYUE)
-    if not present & 2:
-        reasons.append(R_SHIZHU)
-    elif not snd & 2:
-        reasons.append(R_SHANGZHONG)
-        if kong & 2:
-            reasons.append("中神空")
-        if po & 2:
-            reasons.append("中神破")
-    if not snd & 1:
-        if kind == "变会":
-            reasons.append(R_JIA)
-        if hung == 4:
-            reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
-
-    xuan = _XUAN[hung]
-    damage = () if snd == 7 else _damage(j, present, snd, kong, po)
-    details: dict[str, Any] = {
-        "roles": roles,
-        "present": _BY_ROLE[present],
-        "sound": _BY_ROLE[snd],
-        "ri": ri,
-        "yue": yue,
-        "xuan": xuan,
-        "vigour": vig,
-    }
-    if to_use is not None:
-        details["use_element"], details["is_use"], details["to_use"] = to_use
-    if zhen:
-        details["zhen"] = True
-    if reasons:
-        return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-            RULE,
-            False,
-            kind,
-            element,
-            relative,
-            lines_in(mask),
-            members,
-            (*reasons, *damage, *notes),
-            _text_of(tuple(reasons)),
-            details,
-        ))
-    strength = "力小" if not snd & 1 else "力存" if not snd & 4 else "力大"
-    details["strength"] = strength
-    details["xuan_reading"] = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
-    why = [*why_hung, zhong_ok]
-    if xuan is not None:
-        why.append(xuan)
-    if zhen:
-        why.append("伏得生")
-    why.append(strength)
-    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-        RULE,
-        True,
-        kind,
-        element,
-        relative,
-        lines_in(mask),
-        members,
-        (*why, *damage, *notes),
-        _TEXT[kind][zhen][xuan == "悬始" or xuan == "悬终"],
-        details,
-    ))
+_TO_USE = _PerJu(lambda element, ue: {"use_element": ue._value_, "is_use": ue is element, "to_use": element_relation(element, ue)})
+_NO_USE: tuple[dict[str, Any], ...] = ({},) * 4
 
 
 # the sentences of a formed 局, by type, 伏得生, and 悬始/悬终

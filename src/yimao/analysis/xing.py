@@ -99,28 +99,19 @@ class Scope:
 
     def __init__(self, chart: Chart, use: Use | None) -> None:
         self.chart = chart
-        pl = chart.pillars
-        # branch_of and stem_of inlined: a pillar is a GanZhi, a bare Branch, or None
-        d = pl.day
-        if d.__class__ is GanZhi:
-            self.day = day = d.branch
-            self.stemless = False
-        else:
-            self.day = day = d
-            self.stemless = d is not None  # a day without its stem: no 旬空
-        m = pl.month
+        cast, pl, lines, _features, _school = chart  # unpacked: a NamedTuple field read costs twice a local
+        _year, m, d, _hour, _context = pl
+        self.day, self.stemless, no_day = day, _stemless, no_day = _DAYS[d]
         self.month = month = m.branch if m.__class__ is GanZhi else m
-        h = chart.cast.hexagram
-        palace, shi_at, ying_at, facts = _hexagram_facts(h)
+        h, moving = cast
+        palace, shi_at, ying_at, facts, lows, highs = _hexagram_facts(h)
         self.palace = palace
-        lines = chart.lines
         self.shi = shi = lines[shi_at]  # Chart.shi_line and ying_line without their property calls
         self.ying = lines[ying_at]
         # 日, 月, the moving lines — what acts on every target (but a moving line on itself) —
         # grouped by branch, so that each rule looks up the few branches it cares about. The
         # moving lines come by trigram (see _trigram_moves), the 日 and the 月 before them.
-        self.moving = mv = _MOVING_BITS[chart.cast.moving]
-        lows, highs = _trigram_moves(h)
+        self.moving = mv = _MOVING_BITS[moving]
         k = mv >> 1 & 7
         lo = lows[k]
         if lo is None:
@@ -135,59 +126,62 @@ class Scope:
             for b in lo_sources.keys() & hi_sources.keys():
                 base_hits[b] = lo_sources[b] + hi_sources[b]
         if month is not None:
-            a = _YUE_ACTS[month.index]
-            base_hits[month] = (a, *base_hits[month]) if month in base_hits else (a,)
+            i = month.index
+            got = base_hits.get(month)
+            base_hits[month] = _YUE_ONLY[i] if got is None else (_YUE_ACTS[i], *got)
         if day is not None:
-            a = _RI_ACTS[day.index]
-            base_hits[day] = (a, *base_hits[day]) if day in base_hits else (a,)
+            i = day.index
+            got = base_hits.get(day)
+            base_hits[day] = _RI_ONLY[i] if got is None else (_RI_ACTS[i], *got)
         self.base_hits = base_hits
-        self.changes = (None, *lo_changes, *hi_changes)  # by position: the 变爻 of each moving line
+        self.changes = changes = (None, *lo_changes, *hi_changes)  # by position: the 变爻 of each moving line
 
         # The targets: the 用神's lines, else its 伏神; and the 世 as well, unless it is a 用 line
         # already ("身命，谓世及用爻遇之", "克害重用爻世爻"). Per target, what its findings are made
         # of: the target as a member (its branch, source, position, role); its 六亲; the sources
         # acting on it, by branch (the dicts are shared: never changed); its notes; the details
-        # every finding on it starts with (shared too: the rules copy it).
-        no_day, no_month = day is None, month is None
+        # every finding on it starts with (shared too: the rules copy it). A visible line as a
+        # target: a static line suffers 日, 月 and every moving line; a moving one the others and
+        # its own 变爻 (see _moving_hits); its member and head by role, static then moving, are
+        # kept with its line's facts (see _hexagram_facts).
+        no_month = month is None
         notes = _NOTES[no_day][no_month]  # the notes of the visible targets
+        shi_p = shi_at + 1
         per_target = []
-        if use is not None:
-            if use.positions:
-                for p in use.positions:
-                    cl = lines[p - 1]
-                    per_target.append(self._visible(cl, facts[p], 2 if cl.shi else 0, notes))
-            elif use.hidden_positions:
-                fu_notes = _HIDDEN_NOTES[no_day][no_month]
-                for p in use.hidden_positions:
-                    hd = lines[p - 1].hidden
-                    if hd is not None:
-                        hl = hd.line
-                        tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
-                        per_target.append((tm, hl.relative, base_hits, fu_notes, head))
-            else:
-                notes = _ABSENT_NOTES[no_day][no_month]
-            if shi_at + 1 not in use.positions:
-                per_target.append(self._visible(shi, facts[shi_at + 1], 1, notes))
+        if use is None:
+            visible = ((shi_p, 1),)
         else:
-            per_target.append(self._visible(shi, facts[shi_at + 1], 1, notes))
+            positions = use.positions
+            if positions:
+                visible = _VISIBLE[(positions, shi_p)]
+            else:
+                visible = ((shi_p, 1),)
+                if use.hidden_positions:
+                    fu_notes = _HIDDEN_NOTES[no_day][no_month]
+                    for p in use.hidden_positions:
+                        hd = lines[p - 1].hidden
+                        if hd is not None:
+                            hl = hd.line
+                            tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
+                            per_target.append((tm, hl.relative, base_hits, fu_notes, head))
+                else:
+                    notes = _ABSENT_NOTES[no_day][no_month]
+        for p, role in visible:  # inline: a call per target cost as much as the rest
+            act, relative, parts = facts[p]
+            if mv >> p & 1:
+                k = role + 3
+                got = parts[k]
+                if got is None:
+                    got = parts[k] = _TARGET_PARTS[(act[0], _DONG, p, _ROLES[role])]
+                per_target.append((got[0], relative, _moving_hits(base_hits, act, changes[p]), notes, got[1]))
+            else:
+                got = parts[role]
+                if got is None:
+                    got = parts[role] = _TARGET_PARTS[(act[0], _JING, p, _ROLES[role])]
+                per_target.append((got[0], relative, base_hits, notes, got[1]))
         self.per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Act, ...]], tuple[str, ...], dict[str, Any]], ...] = tuple(
             per_target
         )
-
-    def _visible(self, cl: ChartLine, facts: tuple[Any, ...], role: int, notes: tuple[str, ...]):
-        """A visible line as a target (`facts` its line's, see _hexagram_facts; `role` 0 用, 1 世,
-        2 用/世): a static line suffers 日, 月 and every moving line; a moving one the others and
-        its own 变爻."""
-        act, relative, parts = facts
-        moving = cl.moving
-        k = role + 3 if moving else role
-        got = parts[k]
-        if got is None:
-            got = parts[k] = _TARGET_PARTS[(act[0], _DONG if moving else _JING, act[2], _ROLES[role])]
-        tm, head = got
-        if not moving:
-            return tm, relative, self.base_hits, notes, head
-        return tm, relative, _moving_hits(self.base_hits, act, self.changes[act[2]]), notes, head
 
     @property
     def base(self) -> tuple[Act, ...]:
@@ -228,15 +222,53 @@ _ROLES = ("用", "世", "用/世")
 
 
 @cache
-def _hexagram_facts(h: Hexagram) -> tuple[Element, int, int, tuple[Any, ...]]:
+def _hexagram_facts(h: Hexagram) -> tuple[Any, ...]:
     """What Scope takes from the hexagram alone: the palace element, the indices of the 世 and 应
-    lines, and per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
+    lines, per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
     and its parts as a target (see _TARGET_PARTS) by role — 用, 世, 用/世 static, then moving —
-    filled as targets come (a hexagram's lines are the 世 or a 用 in a few ways only)."""
+    filled as targets come (a hexagram's lines are the 世 or a 用 in a few ways only); and what
+    the moving lines of each trigram bring (see _trigram_moves), one cache lookup for both."""
     facts: list[Any] = [None]
     for ln in h.lines:
         facts.append(((ln.branch, _DONG, ln.position), ln.relative, [None] * 6))
-    return h.palace.element, h.shi - 1, h.ying - 1, tuple(facts)
+    return (h.palace.element, h.shi - 1, h.ying - 1, tuple(facts), *_trigram_moves(h))
+
+
+class _Visible(dict):
+    """The visible targets, by the 用神's positions and the 世's: (position, role) in order — each
+    用 line (0 用, 2 用/世 when it is the 世), then the 世 (1) unless it is a 用 line. A few dozen
+    keys: the positions of a 六亲 in a hexagram, or one line."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: tuple[tuple[int, ...], int]) -> tuple[tuple[int, int], ...]:
+        positions, shi_p = key
+        v = tuple((p, 2 if p == shi_p else 0) for p in positions)
+        if shi_p not in positions:
+            v += ((shi_p, 1),)
+        self[key] = v
+        return v
+
+
+_VISIBLE = _Visible()
+
+
+class _Days(dict):
+    """Per day pillar (a 干支, a bare branch, or None; 73 keys): its branch, whether its stem is
+    missing (a bare branch: no 旬空), and whether it is missing."""
+
+    __slots__ = ()
+
+    def __missing__(self, d: GanZhi | Branch | None) -> tuple[Branch | None, bool, bool]:
+        if d.__class__ is GanZhi:
+            v = (d.branch, False, False)
+        else:
+            v = (d, d is not None, d is None)
+        self[d] = v
+        return v
+
+
+_DAYS = _Days()
 
 
 def _notes_table(first: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
@@ -252,16 +284,27 @@ _HIDDEN_NOTES = _notes_table((USE_HIDDEN,))
 _ABSENT_NOTES = _notes_table((USE_ABSENT,))
 
 
+class _Head(dict):
+    """The head of every finding's details on a target (target, hidden, position, branch), and in
+    `memo` the details of its findings by what they add (三刑, 墓开, 六害: a few ways each; a
+    三刑 on the 世 by hexagram, as its 凶 readings are the hexagram's), each built once: they are
+    shared, read-only (documents are, see serialize)."""
+
+    __slots__ = ("memo",)
+
+
 class _TargetParts(dict):
     """Per target (its branch, source, position, role): the target as a member and the head of
-    every finding's details on it, both built on first use and shared (never changed). Bounded
-    by construction: 12 branches, 3 sources, 6 positions, 3 roles."""
+    every finding's details on it (see _Head), both built on first use and shared (never
+    changed). Bounded by construction: 12 branches, 3 sources, 6 positions, 3 roles."""
 
     __slots__ = ()
 
-    def __missing__(self, key: tuple[Branch, Source, int, str]) -> tuple[Member, dict[str, Any]]:
+    def __missing__(self, key: tuple[Branch, Source, int, str]) -> tuple[Member, _Head]:
         b, source, p, role = key
-        parts = self[key] = (_M[key], {"target": role, "hidden": source is _FU, "position": p, "branch": b._value_})
+        head = _Head({"target": role, "hidden": source is _FU, "position": p, "branch": b._value_})
+        head.memo = {}
+        parts = self[key] = (_M[key], head)
         return parts
 
 
@@ -288,6 +331,8 @@ def _moving_hits(base_hits: dict[Branch, tuple[Act, ...]], own: Act, ch: Act | N
 # Sources as shared tuples: the 日 and the 月 by branch, a 变爻 by [position][branch].
 _RI_ACTS = tuple((b, _RI, None) for b in BRANCHES)
 _YUE_ACTS = tuple((b, _YUE, None) for b in BRANCHES)
+_RI_ONLY = tuple((a,) for a in _RI_ACTS)  # the 日 or the 月 as a branch's only source
+_YUE_ONLY = tuple((a,) for a in _YUE_ACTS)
 _BIAN_ACTS = tuple(tuple((b, _BIAN, p) for b in BRANCHES) for p in range(7))
 
 
@@ -345,9 +390,11 @@ def lines_of(position: int, acts) -> tuple[int, ...]:
     """The lines of a finding on the target at `position` with the sources `acts` (日/月 have none)."""
     mask = 1 << position
     for a in acts:
-        if a[2] is not None:
-            mask |= 1 << a[2]
+        mask |= BIT[a[2]]
     return lines_in(mask)
+
+
+BIT = {None: 0, **{p: 1 << p for p in range(1, 7)}}  # a source's line as a bit, by its position (日/月: none)
 
 
 _BV = tuple(b.value for b in BRANCHES)
@@ -440,7 +487,7 @@ _XING_REASON = {role: reason("{source}{branch}刑" + role) for role in _ROLES}  
 
 
 def _xing_on(
-    sc: Scope, tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...], bi: int
+    sc: Scope, tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...], bi: int
 ) -> Finding:
     b, _source, position, role = tm
     xb = _XING_BY[bi]
@@ -458,37 +505,47 @@ def _xing_on(
             (tm, *map(_AS_SHOUXING, rev)),
             ("我刑彼", *notes),
             _TEXT_REV,
-            {**head, "name": _NAME_OF[bi]},
+            _memo(head, "我刑彼", {"name": _NAME_OF[bi]}),
         ))
     reasons = (*map(_XING_REASON[role], xing_by),)
+    mask = 1 << position  # the finding's lines (lines_of inlined)
+    for a in xing_by:
+        mask |= BIT[a[2]]
     ob = _OPPOSITE[bi]
     if xb is ob:  # one source both 刑 and 冲 (申→寅, 未→丑): 真刑
         kind, text, weight = "真刑", _TEXT_ZHEN, "重"
         members = (tm, *map(_AS_XINGCHONG, xing_by))
         reasons += ("刑而兼冲",)
-        lines = lines_of(position, xing_by)
+        lines = lines_in(mask)
     else:
         chong_by = hits.get(ob)
         if chong_by is not None:
             kind, text, weight = "刑冲并见", _TEXT_JIANCHONG, "中"
             members = (tm, *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
             reasons += ("刑冲异源",)
-            lines = lines_of(position, xing_by + chong_by)
+            for a in chong_by:
+                mask |= BIT[a[2]]
+            lines = lines_in(mask)
         else:
             kind, text, weight = "刑", _TEXT_XING, "轻"
             members = (tm, *map(_AS_XING, xing_by))
-            lines = lines_of(position, xing_by)
-    details = {
-        **head,
-        "name": _NAME_BY[bi],
-        "weight": weight,
-        "severity": [*_SEVERITY],
-        "readings": [*_READINGS],
-    }
-    if role != "用":
-        grave = _shi_danger_in(sc.chart.cast.hexagram)
-        if grave:
-            details["grave"] = [*grave]
+            lines = lines_in(mask)
+    # the details by the kind, and on the 世 by the hexagram too (see _Head)
+    memo = head.memo
+    dkey = kind if role == "用" else (kind, sc.chart.cast.hexagram)
+    details = memo.get(dkey)
+    if details is None:
+        details = memo[dkey] = {
+            **head,
+            "name": _NAME_BY[bi],
+            "weight": weight,
+            "severity": [*_SEVERITY],
+            "readings": [*_READINGS],
+        }
+        if role != "用":
+            grave = _shi_danger_in(sc.chart.cast.hexagram)
+            if grave:
+                details["grave"] = [*grave]
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE,
         True,
@@ -521,7 +578,7 @@ def _shi_danger_in(h: Hexagram) -> tuple[dict[str, str], ...]:
     return tuple(out)
 
 
-def _full(tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...]) -> Finding:
+def _full(tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...]) -> Finding:
     """三刑全: the target and the other two of 寅巳申 (or 丑戌未) among the sources acting on it."""
     b = tm[0]
     bi = b.index
@@ -538,7 +595,7 @@ def _full(tm: Member, relative: Relative, head: dict[str, Any], hits: dict[Branc
         (tm, *map(_AS_XING, found)),
         (name + "全", *notes),
         _TEXT_FULL,
-        {**head, "name": name},
+        _memo(head, "全", {"name": name}),
     ))
 
 
@@ -571,7 +628,7 @@ _AS_MU = as_role("墓")
 _MU_XING, _MU_CHONG = reason("{source}{branch}刑墓"), reason("{source}{branch}冲墓")
 
 
-def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
+def _mu(tm: Member, relative: Relative, head: _Head, h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
     # What may open the 墓: 日, 月 and the moving lines (not the 墓 itself, not the target line),
     # and the 墓's own 变爻 when the 墓 is a moving line — a 变爻 acts on its own line only.
     b, source, position, _role = tm
@@ -579,43 +636,84 @@ def _mu(tm: Member, relative: Relative, head: dict[str, Any], h: Act, mu: Branch
     mi = mu.index
     xb, ob = _XING_BY[mi], _OPPOSITE[mi]
     base_hits = sc.base_hits
+    # loops, not comprehensions (a comprehension is a frame); with the lines as bits on the way
+    hp = h[2]
+    mask = 1 << position | (1 << hp if hp is not None else 0)
+    xing_by: list[Act] = []
     by = base_hits.get(xb)
-    xing_by = [a for a in by if a != h and a[2] != own] if by is not None else []
+    if by is not None:
+        for a in by:
+            p = a[2]
+            if a != h and p != own:
+                xing_by.append(a)
+                if p is not None:
+                    mask |= 1 << p
+    chong_by: list[Act] = []
     by = base_hits.get(ob)
-    chong_by = [a for a in by if a != h and a[2] != own] if by is not None else []
-    ch = sc.changes[h[2]] if h[1] is _DONG else None
-    if ch is not None:
-        if ch[0] is xb:
-            xing_by.append(ch)
-        if ch[0] is ob:
-            chong_by.append(ch)
-    if xb is ob:  # 未 both 刑 and 冲 the 丑: the same sources, once, as 刑冲
-        members = (tm, _AS_MU(h), *map(_AS_XINGCHONG, xing_by))
-    else:
-        members = (tm, _AS_MU(h), *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
+    if by is not None:
+        for a in by:
+            p = a[2]
+            if a != h and p != own:
+                chong_by.append(a)
+                if p is not None:
+                    mask |= 1 << p
+    if h[1] is _DONG:
+        ch = sc.changes[hp]
+        if ch is not None:
+            if ch[0] is xb:
+                xing_by.append(ch)
+                mask |= 1 << hp
+            if ch[0] is ob:
+                chong_by.append(ch)
+                mask |= 1 << hp
     text: tuple[Quote, ...]
     word = _HOLDER_WORD[h[1]]
-    if xing_by:
-        if chong_by:
-            kind, holds, weight, text = "墓开", True, "重", _TEXT_MU_BOTH
+    if xing_by or chong_by:
+        if xing_by:
+            if chong_by:
+                kind, weight, text = "墓开", "重", _TEXT_MU_BOTH
+            else:
+                kind, weight, text = "墓开", "轻", _TEXT_MU_XING
         else:
-            kind, holds, weight, text = "墓开", True, "轻", _TEXT_MU_XING
-    elif chong_by:
-        kind, holds, weight, text = "冲开", True, "重", _TEXT_MU_CHONG
-    else:
+            kind, weight, text = "冲开", "重", _TEXT_MU_CHONG
+        holds = True
+        if xb is ob:  # 未 both 刑 and 冲 the 丑: the same sources, once, as 刑冲
+            members = (tm, _AS_MU(h), *map(_AS_XINGCHONG, xing_by))
+        else:
+            members = (tm, _AS_MU(h), *map(_AS_XING, xing_by), *map(_AS_CHONG, chong_by))
+        reasons = (word, *map(_MU_XING, xing_by), *map(_MU_CHONG, chong_by), *notes)
+    else:  # 墓闭, half of them: nothing to map
         kind, holds, weight, text = "墓闭", False, None, _TEXT_MU_SHUT
+        members = (tm, _AS_MU(h))
+        reasons = (word, "无刑冲", *notes)
+    # the details by the 墓, its holder and the weight, kept with the target's head (see _Head)
+    memo = head.memo
+    dkey = (mi, word, weight)
+    details = memo.get(dkey)
+    if details is None:
+        details = memo[dkey] = {**head, "tomb": _BV[mi], "holder": word, "weight": weight}
     return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
         RULE_MU,
         holds,
         kind,
         b.element,
         relative,
-        lines_of(position, [h, *xing_by, *chong_by]),
+        lines_in(mask),
         members,
-        (word, *map(_MU_XING, xing_by), *map(_MU_CHONG, chong_by), *(() if holds else ("无刑冲",)), *notes),
+        reasons,
         text,
-        {**head, "tomb": _BV[mi], "holder": word, "weight": weight},
+        details,
     ))
+
+
+def _memo(head: _Head, key: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """The details of a rare finding on the target of `head` (a near miss, 三刑全): `extra`
+    after the head, kept by `key` (see _Head)."""
+    memo = head.memo
+    details = memo.get(key)
+    if details is None:
+        details = memo[key] = {**head, **extra}
+    return details
 
 
 _TEXT_MU_BOTH = (Q_MU, Q_MU_KEY, Q_MU_LIGHT)

@@ -174,27 +174,40 @@ def _ghost_positions(h: Hexagram) -> tuple[int, ...]:
     return tuple(ln.position for ln in h.lines if ln.relative is Relative.GUANGUI and ln.position != shi)
 
 
+class _HexagramGhosts(dict):
+    """Per hexagram (64 keys): the indices of its 官鬼 lines but the 世 (see _ghost_positions),
+    and whether its 世 is 兄弟 (the only 世 a 鬼 克)."""
+
+    __slots__ = ()
+
+    def __missing__(self, h: Hexagram) -> tuple[tuple[int, ...], bool]:
+        v = self[h] = (tuple(p - 1 for p in _ghost_positions(h)), h.lines[h.shi - 1].relative is Relative.XIONGDI)
+        return v
+
+
+_HEXAGRAM_GHOSTS = _HexagramGhosts()
+# The 鬼's 长生 when it is a true one (真生), else None, by [school][palace element].
+_TRUE_CS = {school: {e: (changsheng(e.overcome_by, school) if is_true_changsheng(e.overcome_by, school) else None) for e in Element} for school in EarthSchool}
+
+
 def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
     """助鬼伤身 on the chart: one finding (holding, or the best informative near miss), or none."""
     sc = scope if scope is not None else Scope(chart, use)
     shi = sc.shi
     day = sc.day
-    # 鬼不克世 (the 世 is not 兄弟): worth a word only when the day is the 鬼's true 长生 (it got that far)
-    if shi.line.relative is not Relative.XIONGDI:
-        if day is None:
-            return ()
-        _e, cs, true, _v, _o, _g = _GHOSTS[chart.school][sc.palace]
-        if day is not cs or not true:
-            return ()
-    at = _ghost_positions(chart.cast.hexagram)
+    at, shi_xiongdi = _HEXAGRAM_GHOSTS[chart.cast.hexagram]
     if not at:
         return ()
-    lines = chart.lines
-    ghosts = [lines[p - 1] for p in at]
+    # 鬼不克世 (the 世 is not 兄弟): worth a word only when the day is the 鬼's true 长生 (it got that far)
+    if not shi_xiongdi and (day is None or day is not _TRUE_CS[chart.school][sc.palace]):
+        return ()
+    ghosts = [*map(chart.lines.__getitem__, at)]  # a map, not a comprehension (a frame)
     ghost = _GHOSTS[chart.school][sc.palace]
     # What every 鬼 passes or fails alike (they share the element that 克 the palace), then each
     # one's own 空 and 破 (not judged without a day): a 鬼 qualifies when nothing fails.
     score, shared, informative, extra = _shared_checks(chart, ghost, shi, day, sc.month)
+    if shared and not informative:
+        return ()  # no 鬼 qualifies, and the near miss is not worth a word
     own: list[tuple[str, ...]] = []
     if day is not None:
         for g in ghosts:
@@ -219,7 +232,7 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
     # of the shared ones), with the reasons of all of them, each once.
     if not informative:
         return ()
-    fewest = min([len(r) for r in own])
+    fewest = min(map(len, own))
     gs = [g for g, r in zip(ghosts, own) if len(r) == fewest]
     reasons = list(shared)
     for r in own:
