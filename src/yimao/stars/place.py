@@ -8,9 +8,10 @@ A branch position falls on 本卦 lines, 变爻 and 伏神 of that branch; a ste
 whose 纳甲 stem matches (寅建丁亥子孙发动，以丁为天德); a direction on the branches of its
 palace; a whole 干支 (天赦) is in force when the day is that 干支, and falls on no line.
 
-`stand` finds the stars of one chart once; `placements`, `stars_pieces` and `line_ids` read that
+`stand` finds the stars of one chart once; `placements`, `stars_json` and `line_ids` read that
 one result as Placement values (the API and the renderer), as the document's encoded `stars`
-array, and as each line's star ids, so the three can never disagree.
+array, and as each line's star ids (`encoded` gives the last two at once, for `yimao batch`),
+so they can never disagree.
 """
 
 from __future__ import annotations
