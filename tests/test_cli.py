@@ -214,3 +214,16 @@ def test_regressions_found_by_the_fuzzer():
     # a date without an offset takes the local zone (dateutil's tzlocal, which is unhashable)
     doc = jrun("cast", "--hex", "离之乾", "--date", "2026-12-02 10:00")
     assert doc["jie"]["current"]["name"] == "立冬"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("cast", "--hex", "离", "--month", "卯", "--day", "戊寅", "--json"), ("batch",)])
+def test_an_output_that_cannot_be_written_is_said_plainly(args):
+    """A full disk or a closed standard output is no defect of yimao and no bad input: a plain
+    message and status 1, never a traceback."""
+    request = b'{"hex": "\xe7\xa6\xbb", "month": "\xe5\x8d\xaf", "day": "\xe6\x88\x8a\xe5\xaf\x85"}\n'
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([sys.executable, "-m", "yimao", *args], input=request, stdout=full, stderr=subprocess.PIPE, env=ENV, timeout=60)
+    assert p.returncode == 1 and b"cannot write the output" in p.stderr and b"Traceback" not in p.stderr
+    closed = subprocess.run(["sh", "-c", 'exec "$0" -m yimao "$@" >&-', sys.executable, *args], input=request, capture_output=True, env=ENV, timeout=60)
+    assert closed.returncode == 1 and b"standard output is closed" in closed.stderr and b"Traceback" not in closed.stderr

@@ -7,13 +7,14 @@ Exit codes: 0 success; 2 bad input (message on stderr, nothing on stdout); 1 yim
 # No `from __future__ import annotations` here: Typer reads the options from the annotations, and
 # it would eval every string annotation anew at each start (some 5 ms).
 import copy
+import errno
 import gc
 import os
 import stat
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Annotated, Optional
+from typing import Annotated, BinaryIO, Optional
 
 import typer
 import typer.main
@@ -39,6 +40,17 @@ def _err(message: str) -> None:
     sys.stderr.flush()
 
 
+# The output's own failures (a full disk, a closed standard output): said as such, exit 1.
+_OUTPUT_ERRNOS = frozenset((errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF))
+
+
+def _stdout() -> BinaryIO:
+    """Standard output as bytes; an OSError when it is closed (`yimao … >&-`)."""
+    if sys.stdout is None:
+        raise OSError(errno.EBADF, "standard output is closed")
+    return sys.stdout.buffer
+
+
 @contextmanager
 def _guard() -> Iterator[None]:
     """Map the core's error family to exit code 2 and anything unexpected to 1, never a traceback."""
@@ -57,6 +69,9 @@ def _guard() -> Iterator[None]:
         os.dup2(devnull, sys.stdout.fileno())
         raise typer.Exit(141) from None
     except Exception as e:  # a defect of yimao: say so plainly
+        if isinstance(e, OSError) and e.errno in _OUTPUT_ERRNOS:  # not a defect: the output failed
+            _err(f"error: cannot write the output: {e.strerror}")
+            raise typer.Exit(EXIT_INTERNAL) from None
         if os.environ.get("YIMAO_DEBUG"):
             raise
         _err(f"internal error ({type(e).__name__}: {e}); set YIMAO_DEBUG=1 for a traceback and please report it")
@@ -69,7 +84,7 @@ def _write_json(doc: dict, traditional: bool = False) -> None:
 
     if traditional:
         doc = to_trad(doc)
-    sys.stdout.buffer.write(dumps(doc))
+    _stdout().write(dumps(doc))
     sys.stdout.flush()
 
 
@@ -449,7 +464,7 @@ def batch(
             size = _regular_file_size(stream)  # a bar over the input's bytes, else a spinner
             progress, on_line = line_progress(size, stream.tell if size else None)
         try:
-            summary = B.run(stream, sys.stdout.buffer, on_line=on_line)
+            summary = B.run(stream, _stdout(), on_line=on_line)
         finally:
             if progress is not None:
                 progress.stop()
@@ -554,7 +569,7 @@ def schema() -> None:
     with _guard():
         from yimao.data import read_bytes
 
-        sys.stdout.buffer.write(read_bytes("schema.json"))
+        _stdout().write(read_bytes("schema.json"))
         sys.stdout.flush()
 
 
