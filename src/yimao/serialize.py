@@ -11,7 +11,7 @@ is most of what lets `yimao batch` stream thousands of charts a second. `traditi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from functools import cache
 from typing import Any
@@ -844,15 +844,15 @@ _USE_J: dict[Any, bytes] = {}
 def chart_json(
     chart: Chart,
     *,
-    findings: Any,
+    findings: Sequence[Any],
     stars: Iterable[bytes],
     line_stars: Mapping[int, bytes],
-    use: Mapping[str, Any] | bytes | None = None,
+    use: bytes = b"null",
 ) -> bytes:
-    """`dumps(chart_to_dict(chart, …), compact=True)`, from encoded parts: `stars` is the
-    document's stars array encoded, in pieces, `line_stars` each line's star ids encoded;
-    `findings` the findings (`Finding`s, or their dicts), `use` the 用神's dict, or its
-    encoding (`use_json`)."""
+    """`dumps(chart_to_dict(chart, …), compact=True)`, from encoded parts: `findings` are the
+    `Finding`s (encoded from their parts' encodings), `stars` the document's stars array
+    encoded, in pieces, `line_stars` each line's star ids encoded, `use` the 用神 encoded
+    (`use_json`)."""
     cast, pillars, lines, features, school = chart
     try:
         start, changed = _CAST_J[cast]
@@ -879,15 +879,10 @@ def chart_json(
     else:
         parts.append(b"]")
     parts.append(changed)
-    parts.append(use if type(use) is bytes else _json(use))
-    if not findings:
-        parts.append(b',"findings":[],"stars":')
-    elif type(findings[0]) is dict:
-        parts += (b',"findings":', _json(findings), b',"stars":')
-    else:
-        parts.append(b',"findings":[')
-        _findings_pieces(findings, parts)
-        parts.append(b'],"stars":')
+    parts.append(use)
+    parts.append(b',"findings":[')
+    _findings_pieces(findings, parts)
+    parts.append(b'],"stars":')
     parts += stars
     parts.append(b"}\n")
     return b"".join(parts)
