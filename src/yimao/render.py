@@ -437,7 +437,7 @@ def render_stars_for(rows: Sequence[tuple[Any, Any, Any]], pillars: FourPillars,
     console.print(table)
 
 
-def line_progress(total: int | None = None, position: Callable[[], int] | None = None, *, console: Console | None = None):
+def line_progress(total: int | None = None, position: Callable[[], int] | None = None):
     """The progress of `yimao batch` on stderr (a terminal): a bar over the input's `total`
     bytes when it is a file (`position` says how far it has been read), else a spinner; with the
     lines answered and the time. Updated every 64 lines: redrawing costs more than a chart."""
@@ -447,7 +447,7 @@ def line_progress(total: int | None = None, position: Callable[[], int] | None =
     if total:
         columns += [BarColumn(), TaskProgressColumn(), TimeRemainingColumn()]
     columns += [TextColumn("{task.fields[lines]:,} lines"), TimeElapsedColumn()]
-    progress = Progress(*columns, console=console or Console(stderr=True), transient=True)
+    progress = Progress(*columns, console=Console(stderr=True), transient=True)
     task = progress.add_task("batch", total=total or None, lines=0)
     progress.start()
 

@@ -175,16 +175,19 @@ def _context(ctx: DateContext) -> tuple[Any, Any, Any, Any]:
         lunar,
         _jies(jie, next_jie, moment.tzinfo),
         None if near is None else {"name": near[0].name, "seconds": round(near[1], 1)},
-        {
-            "moment": local,
-            "utc": utc,
-            "timezone": tz_name,
-            "timezone_source": tz_source,
-            "day_start": day_start,
-            "zi_hour": "子初换日 (23:00 starts the day)" if day_start == 23 else "晚子时 (the day changes at 00:00)",
-            "months": "月建 by the 12 节, exact instants",
-        },
+        {"moment": local, "utc": utc, **_conventions_rest(tz_name, tz_source, day_start)},
     )
+
+
+def _conventions_rest(tz_name: str, tz_source: str, day_start: int) -> dict[str, Any]:
+    """A document's `conventions` after the moment's texts."""
+    return {
+        "timezone": tz_name,
+        "timezone_source": tz_source,
+        "day_start": day_start,
+        "zi_hour": "子初换日 (23:00 starts the day)" if day_start == 23 else "晚子时 (the day changes at 00:00)",
+        "months": "月建 by the 12 节, exact instants",
+    }
 
 
 # The relations of a line, each with its tags (the document's `tags` of a line are those of its
@@ -595,16 +598,6 @@ def _line_pieces(cl: ChartLine, stars: bytes, close: bytes) -> tuple[bytes, ...]
             c_change_tags, stars, close)
 
 
-def line_json(cl: ChartLine, stars: bytes = b"[]") -> bytes:
-    """`line_to_dict(cl, …)` encoded; `stars` is the line's star ids, encoded."""
-    pieces = _line_pieces(cl, stars, b"}")
-    if pieces is None:  # a line built by hand: the plain way
-        import orjson
-
-        return _json(line_to_dict(cl, orjson.loads(stars)))
-    return b"".join(pieces)
-
-
 # A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast,
 # encoded directly (not through `_CAST_PARTS`' dicts): a batch meets a cast for the first time
 # on a third of its lines. The `earth_school` and `hexagram` head up to `features`, by school
@@ -694,13 +687,8 @@ _LUNAR_DAY_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
 
 
 def _jie_json(key: tuple[Jie, tzinfo | None]) -> bytes:
-    """`_jie_in(j, zone)` encoded."""
-    j, zone = key
-    instant = j.instant
-    local, utc = _moment_texts(instant.astimezone(zone))
-    if instant.tzinfo is not timezone.utc:  # the instant's own wall clock (see _jie_in)
-        utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return f'{{"name":"{j.name}","month":"{j.month._value_}","utc":"{utc}","local":"{local}"}}'.encode()  # names of the table
+    """`_jie_in(j, zone)` encoded (built once per 节 and zone: not kept as a dict too)."""
+    return _json(_jie_in.__wrapped__(*key))
 
 
 _JIE_J: dict[tuple[Jie, tzinfo | None], bytes] = {}
@@ -723,9 +711,7 @@ _JIES_J: dict[tuple[Jie, Jie, tzinfo | None], tuple[bytes, bytes, int, int]] = {
 
 
 def _conventions_json(k: tuple[str, str, int]) -> bytes:
-    return (b'","timezone":' + _json(k[0]) + b',"timezone_source":' + _json(k[1]) + b',"day_start":' + _json(k[2])
-            + b',"zi_hour":' + _json("子初换日 (23:00 starts the day)" if k[2] == 23 else "晚子时 (the day changes at 00:00)")
-            + b',"months":' + _json("月建 by the 12 节, exact instants") + b"}")
+    return b'",' + _fields(_conventions_rest(*k)) + b"}"
 
 
 _CONVENTIONS_J: dict[tuple[str, str, int], bytes] = {}

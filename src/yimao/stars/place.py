@@ -341,17 +341,13 @@ def placements(standing: Standing) -> tuple[Placement, ...]:
     return tuple(filter(None, slots))
 
 
-def stars_pieces(standing: Standing) -> list[bytes]:
-    """The document's `stars` array, compact JSON, in the catalogue's order, as pieces to join.
-    Each entry is its star's two pieces for the key (encoded once) joined by the fields of its
-    hits and flags (encoded once per chart for each set of hits): one `bytes.join` an entry, and
-    one for the array, so that the document has three pieces of stars to join, not hundreds."""
-    return encoded(standing)[0]
-
-
 def encoded(standing: Standing) -> tuple[list[bytes], dict[int, bytes]]:
-    """`stars_pieces(standing)` and each line's star ids as JSON (`line_ids`, encoded), from one
-    pass over the groups standing on the chart."""
+    """The document's `stars` array, compact JSON in the catalogue's order, as pieces to join,
+    and each line's star ids as JSON (`line_ids`, encoded), from one pass over the groups
+    standing on the chart. Each entry is its star's two pieces for the key (encoded once)
+    joined by the fields of its hits and flags (encoded once per chart for each set of hits):
+    one `bytes.join` an entry, and one for the array, so that the document has three pieces of
+    stars to join, not hundreds."""
     slots: list[bytes | None] = [None] * _size()
     per: list[list[int]] = [[], [], [], [], [], [], []]  # star indices by line position 1-6
     for g, f, day_match in standing.touched:
@@ -368,8 +364,8 @@ def encoded(standing: Standing) -> tuple[list[bytes], dict[int, bytes]]:
 
 
 def stars_json(standing: Standing) -> bytes:
-    """The document's `stars` array, compact JSON (`stars_pieces` joined)."""
-    return b"".join(stars_pieces(standing))
+    """The document's `stars` array, compact JSON (for the dict path; `encoded` for batch)."""
+    return b"".join(encoded(standing)[0])
 
 
 def line_ids(standing: Standing) -> dict[int, list[str]]:
