@@ -128,7 +128,7 @@ def test_a_reader_that_goes_away_stops_the_batch_quietly():
 
 
 def test_charts_and_errors_make_no_reference_cycles():
-    """`run` turns the cyclic collector off (collecting every FREEZE_EVERY lines instead): sound
+    """`run` turns the cyclic collector off (collecting every COLLECT_EVERY lines instead): sound
     because answering a line, good or bad, leaves nothing that only the collector could free."""
     import gc
 
@@ -149,6 +149,41 @@ def test_charts_and_errors_make_no_reference_cycles():
             gc.enable()
     run(io.BytesIO(lines_of(GOOD[:1])), io.BytesIO())
     assert gc.isenabled() == was  # `run` leaves the collector as it found it
+
+
+def test_a_long_run_still_collects_cycles(monkeypatch):
+    """The collector is off during a run, but every COLLECT_EVERY lines a full collection frees
+    what only it can free, even what an earlier freeze set aside: memory stays flat should some
+    line ever leave cycles behind."""
+    import gc
+    import weakref
+
+    from yimao import batch
+
+    alive = weakref.WeakSet()
+
+    class Node:
+        pass
+
+    def cyclic_answer(n, raw):
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # garbage only the collector can free
+        alive.add(a)
+        return b"{}\n"
+
+    monkeypatch.setattr(batch, "FREEZE_EVERY", 4)
+    monkeypatch.setattr(batch, "COLLECT_EVERY", 16)
+    monkeypatch.setattr(batch, "answer", cyclic_answer)
+    was = gc.isenabled()
+    gc.disable()  # no collection but the run's own
+    try:
+        summary = batch.run([b"{}"] * 40, io.BytesIO())
+        assert summary.ok == 40
+        assert len(alive) == 40 - 32  # those of lines 1-32 were collected at lines 16 and 32
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
 
 
 # --- the writer thread ------------------------------------------------------------------------
@@ -270,3 +305,35 @@ def test_progress_on_a_terminal_leaves_the_output_alone(tmp_path):
     assert p.returncode == 0
     assert len(p.stdout.splitlines()) == len(GOOD) * 30
     assert b"150 ok, 0 errors" in shown and b"%" in shown  # the summary, and the bar's percentage
+
+
+# --- the entry point: `yimao batch FILE` starts without Typer ----------------------------------
+
+
+def test_plain_batch_skips_typer_and_nothing_else():
+    from yimao.launch import _plain_batch
+
+    assert _plain_batch(["batch"]) and _plain_batch(["batch", "-"]) and _plain_batch(["batch", "in.jsonl"])
+    for args in ([], ["cast"], ["batch", "--help"], ["batch", "-h"], ["batch", "a", "b"], ["batch", "--", "a"], ["batc"]):
+        assert not _plain_batch(args), args
+
+
+def test_batch_with_and_without_typer_agree(tmp_path):
+    """The same run through `launch` (no Typer) and through the Typer app: same lines, same
+    summary, same exit status; an unreadable file is the same error."""
+    from typer.testing import CliRunner
+
+    from yimao.cli import app
+
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(lines_of(GOOD[:2]) + b"not json\n")
+    direct = subprocess.run([sys.executable, "-m", "yimao", "batch", str(path)], capture_output=True, env=ENV, timeout=60)
+    via_typer = CliRunner().invoke(app, ["batch", str(path)])
+    assert direct.returncode == via_typer.exit_code == 2
+    assert direct.stdout.decode() == via_typer.stdout_bytes.decode()
+    assert direct.stderr.decode().split(" charts/s")[0].rsplit(", ", 1)[0] == "yimao: batch: 2 ok, 1 error, 0 blank skipped"
+    missing = str(tmp_path / "missing.jsonl")
+    direct = subprocess.run([sys.executable, "-m", "yimao", "batch", missing], capture_output=True, env=ENV, timeout=60)
+    via_typer = CliRunner().invoke(app, ["batch", missing])
+    assert direct.returncode == via_typer.exit_code == 2 and direct.stdout == b""
+    assert f"cannot read {missing!r}" in direct.stderr.decode()

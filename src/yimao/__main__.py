@@ -1,3 +1,3 @@
-from yimao.cli import main
+from yimao.launch import main
 
 main()

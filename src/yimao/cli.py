@@ -1,25 +1,27 @@
 """The command line. The only module that imports typer: it declares options, parses them into
 core values, and hands the result to `serialize` (JSON) or `render` (Rich).
 
-Exit codes: 0 success; 2 bad input (message on stderr, nothing on stdout); 1 yimao's own failure.
+Exit codes (`launch`): 0 success; 2 bad input (message on stderr, nothing on stdout); 1 yimao's
+own failure. `yimao batch FILE` alone starts in `launch`, without Typer.
 """
 
 # No `from __future__ import annotations` here: Typer reads the options from the annotations, and
 # it would eval every string annotation anew at each start (some 5 ms).
 import copy
-import errno
 import gc
 import os
-import stat
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Annotated, BinaryIO, Optional
+from typing import Annotated, Optional
 
 import typer
 import typer.main
 
-from yimao.errors import NotationError, YimaoError
+from yimao.errors import NotationError
+from yimao.launch import EXIT_INTERNAL, exit_code, run_batch
+from yimao.launch import err as _err
+from yimao.launch import stdout as _stdout
 
 app = typer.Typer(
     name="yimao",
@@ -31,51 +33,17 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-EXIT_USAGE = 2
-EXIT_INTERNAL = 1
-
-
-def _err(message: str) -> None:
-    sys.stderr.write(f"yimao: {message}\n")
-    sys.stderr.flush()
-
-
-# The output's own failures (a full disk, a closed standard output): said as such, exit 1.
-_OUTPUT_ERRNOS = frozenset((errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF))
-
-
-def _stdout() -> BinaryIO:
-    """Standard output as bytes; an OSError when it is closed (`yimao … >&-`)."""
-    if sys.stdout is None:
-        raise OSError(errno.EBADF, "standard output is closed")
-    return sys.stdout.buffer
-
 
 @contextmanager
 def _guard() -> Iterator[None]:
-    """Map the core's error family to exit code 2 and anything unexpected to 1, never a traceback."""
+    """Map the core's error family to exit code 2 and anything unexpected to 1, never a traceback
+    (`launch.exit_code`)."""
     try:
         yield
     except typer.Exit:
         raise
-    except YimaoError as e:
-        _err(f"error: {e}")
-        raise typer.Exit(EXIT_USAGE) from None
-    except KeyboardInterrupt:
-        _err("interrupted")
-        raise typer.Exit(130) from None
-    except BrokenPipeError:  # the reader went away (yimao … | head): stop quietly, as Unix tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        raise typer.Exit(141) from None
-    except Exception as e:  # a defect of yimao: say so plainly
-        if isinstance(e, OSError) and e.errno in _OUTPUT_ERRNOS:  # not a defect: the output failed
-            _err(f"error: cannot write the output: {e.strerror}")
-            raise typer.Exit(EXIT_INTERNAL) from None
-        if os.environ.get("YIMAO_DEBUG"):
-            raise
-        _err(f"internal error ({type(e).__name__}: {e}); set YIMAO_DEBUG=1 for a traceback and please report it")
-        raise typer.Exit(EXIT_INTERNAL) from None
+    except BaseException as e:
+        raise typer.Exit(exit_code(e)) from None
 
 
 def _write_json(doc: dict, traditional: bool = False) -> None:
@@ -446,43 +414,9 @@ def batch(
 
     Example: yimao batch requests.jsonl > charts.jsonl
     """
-    with _guard():
-        from yimao import batch as B
-
-        if file == "-":
-            stream = sys.stdin.buffer
-        else:
-            try:
-                stream = open(file, "rb")
-            except OSError as e:
-                raise NotationError(f"cannot read {file!r}: {e.strerror}", file) from None
-        progress = None
-        on_line = None
-        if sys.stderr.isatty():
-            from yimao.render import line_progress
-
-            size = _regular_file_size(stream)  # a bar over the input's bytes, else a spinner
-            progress, on_line = line_progress(size, stream.tell if size else None)
-        try:
-            summary = B.run(stream, _stdout(), on_line=on_line)
-        finally:
-            if progress is not None:
-                progress.stop()
-            if stream is not sys.stdin.buffer:
-                stream.close()
-        _err(summary.line())
-        if summary.interrupted:
-            raise typer.Exit(130)
-        if summary.errors:
-            raise typer.Exit(EXIT_USAGE)
-
-
-def _regular_file_size(stream) -> int | None:
-    try:
-        st = os.fstat(stream.fileno())
-    except (AttributeError, OSError, ValueError):
-        return None
-    return st.st_size if stat.S_ISREG(st.st_mode) and st.st_size > 0 else None
+    code = run_batch(file)
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()
