@@ -18,7 +18,7 @@ from typing import Any
 
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
 from yimao.ganzhi import Branch, Element, Stem
-from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative
+from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative, Trigram
 from yimao.pillars import DateContext, FourPillars, _lunar_of
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie
@@ -608,35 +608,47 @@ def _head_json(h: Hexagram) -> bytes:
     return _json(_hexagram_head(h))[:-1]
 
 
-@cache  # 64 之卦 × 5 palace elements
-def _changed_lines_json(ch: Hexagram, palace: Element) -> tuple[tuple[bytes, bytes], ...]:
-    """`_changed_lines(ch, palace)` encoded, written directly (their values are single
-    characters and words of the tables, with nothing to escape): a first meet of a cast pays
-    for it one time in five."""
-    out = []
-    for position, yang, stem, branch, _ in ch.lines:
+def _half_lines_json(key: tuple[Trigram, int, Element]) -> tuple[bytes, ...]:
+    """The three lines of a 之卦's trigram (`key`: the trigram, 0 inner or 3 outer, the palace
+    element they are counted against) in `_changed_lines` encoded and joined, by which of them
+    move (3 bits, bit 0 the first line). Written directly: their values are single characters
+    and words of the tables, with nothing to escape. A 之卦's lines are its two trigrams', so
+    80 of these make the lines of every cast (where a 之卦 and palace were 320)."""
+    t, offset, palace = key
+    stem = (t.outer_stem if offset else t.inner_stem)._value_
+    lines = []
+    for i, (yang, branch) in enumerate(zip(t.bits, t.outer_branches if offset else t.inner_branches)):
         element = branch.element
-        head = f'{{"position":{position},"yang":{"true" if yang else "false"},"moving":'
-        tail = (f',"stem":"{stem._value_}","branch":"{branch._value_}","element":"{element._value_}",'
+        head = f'{{"position":{i + 1 + offset},"yang":{"true" if yang else "false"},"moving":'
+        tail = (f',"stem":"{stem}","branch":"{branch._value_}","element":"{element._value_}",'
                 f'"relative":"{Relative.of(element, palace)._value_}"}}')
-        out.append(((head + "false" + tail).encode(), (head + "true" + tail).encode()))
-    return tuple(out)
+        lines.append(((head + "false" + tail).encode(), (head + "true" + tail).encode()))
+    return tuple([b",".join([ln[k >> i & 1] for i, ln in enumerate(lines)]) for k in range(8)])
+
+
+_HALF_LINES_J: dict[tuple[Trigram, int, Element], tuple[bytes, ...]] = {}
+_AGAINST_J = _Memo(lambda t: b',"relatives_against":"' + t._value_.encode() + b'","lines":[')  # by palace (8)
+_MOVING_TEXT = _Memo(lambda moving: ",".join(map(str, sorted(moving))))  # by a cast's moving lines (64)
 
 
 def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
     """A document's start up to its calendar, and its `changed_hexagram` with the key after it
-    (`_cast` and `_changed` encoded, written directly: see `_changed_lines_json`)."""
+    (`_cast` and `_changed` encoded, written directly: see `_half_lines_json`)."""
     h, moving = cast
     ch = cast.changed
     spec = h.short_name if ch is None else f"{h.short_name}之{ch.short_name}"  # cast.spec()
-    moves = ",".join(map(str, sorted(moving)))
-    start = f'{{"schema_version":{SCHEMA_VERSION},"cast":{{"spec":"{spec}","coins":"{cast.coins()}","moving":[{moves}]}},'.encode()
+    start = (f'{{"schema_version":{SCHEMA_VERSION},"cast":{{"spec":"{spec}","coins":"{cast.coins()}",'
+             f'"moving":[{_MOVING_TEXT[moving]}]}},').encode()
     if ch is None:
         return start, b'},"changed_hexagram":null,"use":'
-    lines = _changed_lines_json(ch, h.palace.element)
-    changed = b",".join([ln[p in moving] for p, ln in enumerate(lines, 1)])
-    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), b',"relatives_against":"', h.palace._value_.encode(), b'","lines":[',
-                             changed, b']},"use":'))
+    palace = h.palace
+    e = palace.element
+    mask = ch.code ^ h.code
+    key = ch.lower, 0, e
+    lower = (_HALF_LINES_J.get(key) or _fill(_HALF_LINES_J, _half_lines_json, key))[mask & 7]
+    key = ch.upper, 3, e
+    upper = (_HALF_LINES_J.get(key) or _fill(_HALF_LINES_J, _half_lines_json, key))[mask >> 3]
+    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), _AGAINST_J[palace], lower, b",", upper, b']},"use":'))
 
 
 def _hexagram_json(k: tuple[Any, Hexagram]) -> bytes:
@@ -687,8 +699,15 @@ _LUNAR_DAY_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
 
 
 def _jie_json(key: tuple[Jie, tzinfo | None]) -> bytes:
-    """`_jie_in(j, zone)` encoded (built once per 节 and zone: not kept as a dict too)."""
-    return _json(_jie_in.__wrapped__(*key))
+    """`_jie_in(j, zone)` encoded, written directly (built once per 节 and zone, some two
+    thousand in a run over a century: not through a dict and orjson). Its strings are a 节's
+    name, a branch and moments' texts, with nothing to escape."""
+    j, zone = key
+    instant = j.instant
+    local, utc = _moment_texts(instant.astimezone(zone))
+    if instant.tzinfo is not timezone.utc:
+        utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return f'{{"name":"{j.name}","month":"{j.month._value_}","utc":"{utc}","local":"{local}"}}'.encode()
 
 
 _JIE_J: dict[tuple[Jie, tzinfo | None], bytes] = {}
