@@ -544,8 +544,18 @@ def _halves(h: Hexagram) -> tuple[list[Any], list[Any]]:
 
 
 def _fill_half(table: list[Any], h: Hexagram, first: int, k: int) -> tuple[tuple[Any, ...], tuple[str, ...]]:
-    v = table[k] = _half(h, first, k)
+    # A half depends on the hexagram only through its trigram there and its palace's element:
+    # the 64 hexagrams' 1,024 halves are some 640 (fewer than 500 met in thousands of charts).
+    t = h.lower if first == 1 else h.upper
+    key = t.code | k << 3 | first << 6 | h.palace.element.index << 9
+    v = _HALVES.get(key)
+    if v is None:
+        v = _HALVES[key] = _half(h, first, k)
+    table[k] = v
     return v
+
+
+_HALVES: dict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
 
 
 def _half(h: Hexagram, first: int, k: int) -> tuple[tuple[Any, ...], tuple[str, ...]]:

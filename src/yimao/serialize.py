@@ -18,7 +18,7 @@ from typing import Any
 
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
 from yimao.ganzhi import Branch, Element, Stem
-from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative, Trigram
+from yimao.hexagram import _BY_CODE, _MASKS, _TRIGRAM_BY_CODE, Cast, Hexagram, HiddenLine, Line, Relative, _half_coins
 from yimao.pillars import DateContext, FourPillars, _lunar_of
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie
@@ -608,47 +608,76 @@ def _head_json(h: Hexagram) -> bytes:
     return _json(_hexagram_head(h))[:-1]
 
 
-def _half_lines_json(key: tuple[Trigram, int, Element]) -> tuple[bytes, ...]:
-    """The three lines of a 之卦's trigram (`key`: the trigram, 0 inner or 3 outer, the palace
-    element they are counted against) in `_changed_lines` encoded and joined, by which of them
-    move (3 bits, bit 0 the first line). Written directly: their values are single characters
-    and words of the tables, with nothing to escape. A 之卦's lines are its two trigrams', so
-    80 of these make the lines of every cast (where a 之卦 and palace were 320)."""
-    t, offset, palace = key
-    stem = (t.outer_stem if offset else t.inner_stem)._value_
+def _half_lines_json(key: int) -> tuple[bytes, ...]:
+    """The three lines of a 之卦's trigram in `_changed_lines` encoded and joined, by which of
+    them move (3 bits, bit 0 the first line); `key` is the trigram's code, 8 when it is the
+    outer one, and 16 × the palace element's index (the element the lines are counted against).
+    Written directly: their values are single characters and words of the tables, with nothing
+    to escape. A 之卦's lines are its two trigrams', so 80 of these make the lines of every cast
+    (where a 之卦 and palace were 320)."""
+    t, outer, palace = _TRIGRAM_BY_CODE[key & 7], key & 8, _ELEMENTS[key >> 4]
+    stem = (t.outer_stem if outer else t.inner_stem)._value_
     lines = []
-    for i, (yang, branch) in enumerate(zip(t.bits, t.outer_branches if offset else t.inner_branches)):
+    for i, (yang, branch) in enumerate(zip(t.bits, t.outer_branches if outer else t.inner_branches)):
         element = branch.element
-        head = f'{{"position":{i + 1 + offset},"yang":{"true" if yang else "false"},"moving":'
+        head = f'{{"position":{i + (4 if outer else 1)},"yang":{"true" if yang else "false"},"moving":'
         tail = (f',"stem":"{stem}","branch":"{branch._value_}","element":"{element._value_}",'
                 f'"relative":"{Relative.of(element, palace)._value_}"}}')
         lines.append(((head + "false" + tail).encode(), (head + "true" + tail).encode()))
     return tuple([b",".join([ln[k >> i & 1] for i, ln in enumerate(lines)]) for k in range(8)])
 
 
-_HALF_LINES_J: dict[tuple[Trigram, int, Element], tuple[bytes, ...]] = {}
-_AGAINST_J = _Memo(lambda t: b',"relatives_against":"' + t._value_.encode() + b'","lines":[')  # by palace (8)
-_MOVING_TEXT = _Memo(lambda moving: ",".join(map(str, sorted(moving))))  # by a cast's moving lines (64)
+_ELEMENTS = tuple(sorted(Element, key=lambda e: e.index))
+_HALF_LINES_J: dict[int, tuple[bytes, ...]] = {}
+
+
+# A cast's encodings are written per cast (4,096 of them, a third of a batch's lines meets one
+# for the first time) from pieces keyed by ints: the hexagram's name, and the 之卦's with the
+# palace (`_CHANGED_HEAD_J`), each trigram's coins, the moving lines.
+def _spec_json(h: Hexagram) -> bytes:
+    return f'{{"schema_version":{SCHEMA_VERSION},"cast":{{"spec":"{h.short_name}'.encode()
+
+
+def _changed_head_json(key: int) -> tuple[bytes, bytes]:
+    """By the 之卦's code and 64 × its palace's: the 之卦's name after the hexagram's in `spec`, and
+    the `changed_hexagram` up to its lines."""
+    ch, palace = _BY_CODE[key & 63], _TRIGRAM_BY_CODE[key >> 6]
+    return (f'之{ch.short_name}","coins":"'.encode(),
+            b'},"changed_hexagram":' + _head_json(ch) + b',"relatives_against":"' + palace._value_.encode() + b'","lines":[')
+
+
+_SPEC_J: dict[Hexagram, bytes] = {}
+_CHANGED_HEAD_J: dict[int, tuple[bytes, bytes]] = {}
+_COINS_J: dict[int, bytes] = {}  # by a trigram's yang bits and moving bits << 3 (see hexagram._half_coins)
+_MOVING_J: dict[int, bytes] = {}  # by the moving lines' bits (bit 0 line 1)
+_moving_json = lambda mask: ('","moving":[' + ",".join([str(p) for p in range(1, 7) if mask >> p - 1 & 1]) + "]},").encode()  # noqa: E731
 
 
 def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
     """A document's start up to its calendar, and its `changed_hexagram` with the key after it
     (`_cast` and `_changed` encoded, written directly: see `_half_lines_json`)."""
     h, moving = cast
-    ch = cast.changed
-    spec = h.short_name if ch is None else f"{h.short_name}之{ch.short_name}"  # cast.spec()
-    start = (f'{{"schema_version":{SCHEMA_VERSION},"cast":{{"spec":"{spec}","coins":"{cast.coins()}",'
-             f'"moving":[{_MOVING_TEXT[moving]}]}},').encode()
-    if ch is None:
-        return start, b'},"changed_hexagram":null,"use":'
+    mask = _MASKS[moving]
+    code = h.code
+    spec = _SPEC_J.get(h) or _fill(_SPEC_J, _spec_json, h)
+    lo, hi = code & 7 | (mask & 7) << 3, code >> 3 | mask & 0o70
+    coins = (_COINS_J.get(lo) or _fill(_COINS_J, _coins_json, lo)) + (_COINS_J.get(hi) or _fill(_COINS_J, _coins_json, hi))
+    moves = _MOVING_J.get(mask) or _fill(_MOVING_J, _moving_json, mask)
+    if not mask:
+        return b"".join((spec, b'","coins":"', coins, moves)), b'},"changed_hexagram":null,"use":'
     palace = h.palace
-    e = palace.element
-    mask = ch.code ^ h.code
-    key = ch.lower, 0, e
+    key = code ^ mask | palace.code << 6
+    of, changed = _CHANGED_HEAD_J.get(key) or _fill(_CHANGED_HEAD_J, _changed_head_json, key)
+    e = palace.element.index << 4
+    key = (code ^ mask) & 7 | e
     lower = (_HALF_LINES_J.get(key) or _fill(_HALF_LINES_J, _half_lines_json, key))[mask & 7]
-    key = ch.upper, 3, e
+    key = (code ^ mask) >> 3 | 8 | e
     upper = (_HALF_LINES_J.get(key) or _fill(_HALF_LINES_J, _half_lines_json, key))[mask >> 3]
-    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), _AGAINST_J[palace], lower, b",", upper, b']},"use":'))
+    return b"".join((spec, of, coins, moves)), b"".join((changed, lower, b",", upper, b']},"use":'))
+
+
+def _coins_json(key: int) -> bytes:
+    return _half_coins(key).encode()
 
 
 def _hexagram_json(k: tuple[Any, Hexagram]) -> bytes:
