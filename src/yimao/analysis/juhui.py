@@ -428,7 +428,10 @@ class _Hung(dict):
     def __missing__(self, key: int) -> tuple[tuple[Any, ...], ...]:
         di, mi = divmod(key, 13)
         out = []
-        for _j, e, idx, _s, _r, _w in _JU:
+        for j, e, idx, _s, _r, _w in _JU:
+            if di not in idx and mi not in idx:  # neither hangs on it: its vigour in the month alone
+                out.append(_UNHUNG.get((j, mi)) or _unhung(j, e, mi))
+                continue
             hung = 0
             why = []
             first: list[tuple[Member, ...]] = []
@@ -452,6 +455,13 @@ class _Hung(dict):
 
 
 _HUNG = _Hung()
+_UNHUNG: dict[tuple[int, int], tuple[Any, ...]] = {}  # `_Hung`'s part of a 局 neither 日 nor 月 hangs on, by (局, month)
+
+
+def _unhung(j: int, e: Element, mi: int) -> tuple[Any, ...]:
+    vig = vigour(e, BRANCHES[mi]).value if mi != _NONE else None
+    v = _UNHUNG[j, mi] = ({"ri": None, "yue": None, "xuan": None, "vigour": vig}, (), (), (), ())
+    return v
 
 
 class _PerJu(dict):
