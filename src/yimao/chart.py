@@ -10,7 +10,7 @@ recompute these relations.
 # annotation at class creation, a cost every start of the program would pay.
 from enum import Enum
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from yimao.errors import UnknownNameError
 from yimao.ganzhi import (
@@ -31,7 +31,7 @@ from yimao.ganzhi import (
     tomb,
     vigour,
 )
-from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative, Trigram
+from yimao.hexagram import _BY_CODE, _MASKS, Cast, Hexagram, HiddenLine, Line, Relative, Trigram
 from yimao.pillars import FourPillars, branch_of
 
 
@@ -424,7 +424,12 @@ _STATES = (False, True, None)
 def _month_table(month: "GanZhi | Branch") -> tuple[tuple[MonthRelation, ...], tuple[int, ...], tuple[int, ...]]:
     """Per branch index: the month relation of a line of that branch, whether it is 旺相 (0/1),
     and whether the month 冲 it (化破 of a 变爻 of that branch, 0/1)."""
-    m = branch_of(month)
+    return _month_branch_table(branch_of(month))  # the month's branch alone: 12 tables, not 60
+
+
+@cache
+def _month_branch_table(m: Branch) -> tuple[tuple[MonthRelation, ...], tuple[int, ...], tuple[int, ...]]:
+    """`_month_table` of the months of branch `m`."""
     rels = tuple(month_relation.__wrapped__(b.element, b, m) for b in BRANCHES)
     return rels, tuple(int(r.vigour.strong) for r in rels), tuple(int(chong(b, m)) for b in BRANCHES)
 
@@ -438,21 +443,33 @@ def _day_table(
 ) -> tuple[tuple[tuple[DayRelation, DayRelation, DayRelation], ...], tuple[int, ...], tuple[Spirit | None, ...]]:
     """Per branch index: the three day relations (see above) and 旬空 (0/1/2); and the 六神 of
     lines 1-6."""
-    if isinstance(day, GanZhi):
-        b, xk, spirits = day.branch, day.xunkong, spirits_for(day.stem)
-    else:  # a bare day branch: no stem, so no 旬空 and no 六神
-        b, xk, spirits = day, None, (None,) * 6
+    if not isinstance(day, GanZhi):  # a bare day branch: no stem, so no 旬空 and no 六神
+        return tuple([_day_rels(x, day, None, school) for x in BRANCHES]), (2,) * 12, (None,) * 6
+    # A line's day relations depend on the day's 旬 only through 旬空 of the line's branch: the
+    # table is read off its branch's (12 per school, where the days are 60), two rows in 空.
+    xk = day.xunkong
+    kong = tuple([int(x in xk) for x in BRANCHES])
+    rows = _day_branch_table(day.branch, school)
+    return tuple([row[k] for row, k in zip(rows, kong)]), kong, spirits_for(day.stem)
+
+
+def _day_rels(x: Branch, day: Branch, xk: tuple[Branch, ...] | None, school: EarthSchool) -> tuple[DayRelation, DayRelation, DayRelation]:
+    """The three day relations (see above) of a line of branch `x`."""
     rel = day_relation.__wrapped__
-    rels = tuple(
-        (
-            rel(x.element, x, b, xk, None, False, school),
-            rel(x.element, x, b, xk, Vigour.WANG, False, school),
-            rel(x.element, x, b, xk, None, True, school),
-        )
-        for x in BRANCHES
-    )
-    kong = tuple(2 if xk is None else int(x in xk) for x in BRANCHES)
-    return rels, kong, spirits
+    e = x.element
+    return rel(e, x, day, xk, None, False, school), rel(e, x, day, xk, Vigour.WANG, False, school), rel(e, x, day, xk, None, True, school)
+
+
+@cache
+def _day_branch_table(day: Branch, school: EarthSchool) -> tuple[tuple[tuple[DayRelation, ...], tuple[DayRelation, ...]], ...]:
+    """Per branch index: the three day relations of a line of that branch on a day of branch
+    `day`, the branch not 旬空 [0] and 旬空 [1]."""
+    out = []
+    for x in BRANCHES:
+        rels = _day_rels(x, day, (), school)
+        # positional construction: NamedTuple._replace is a Python-level call through a dict
+        out.append((rels, tuple([_new(DayRelation, (r[0], True, *r[2:])) for r in rels])))
+    return tuple(out)
 
 
 _NO_DAY = (((None, None, None),) * 12, (2,) * 12, (None,) * 6)
@@ -499,29 +516,67 @@ def _rows(h: Hexagram) -> tuple[tuple, ...]:
     return tuple(out)
 
 
-@cache
-def _changed_rows(changed_h: Hexagram, palace: Element) -> tuple[ChangedLine, ...]:
-    """The 变爻 of each position of `changed_h`, counted against the original palace."""
-    # built here, not through `_changed_line`'s cache (one entry per line: a cast's first meet
-    # paid for six lookups and constructions through NamedTuple's Python-level __new__)
-    return tuple([_new(ChangedLine, (p, yang, stem, branch, Relative.of(branch.element, palace))) for p, yang, stem, branch, _ in changed_h.lines])
-
-
 def _cast_entry(h: Hexagram, moving: frozenset[int]) -> tuple:
     """What a chart of the cast (h, moving) takes from the cast alone: the 之卦, the features,
     and per position None (a static line) or (变爻, its branch index, its change relations by
     school, each by `kong * 3 + po`)."""
-    changed_h = h.flip(moving) if moving else None
-    features = hexagram_features.__wrapped__(h, changed_h)
-    if changed_h is None:
-        return None, features, (None,) * 6
-    changed_lines = _changed_rows(changed_h, h.palace.element)
-    return changed_h, features, tuple(
-        [
-            (cl, cl.branch.index, _change_rels_by_school(line.branch, cl.branch)) if line.position in moving else None
-            for line, cl in zip(h.lines, changed_lines)
-        ]
-    )
+    mask = _MASKS.get(moving)
+    if mask is None:  # moving lines given as some other collection than a frozenset
+        mask = _MASKS[frozenset(moving)]
+    if not mask:
+        return None, _own_features(h), (None,) * 6
+    # A cast's entry is its two trigrams' parts joined (see _half), which are fewer (1024) and
+    # shared: a run meets most of them long before it has met half of the 4096 casts.
+    lows, highs = _halves(h)
+    k = mask & 7
+    lo = lows[k] or _fill_half(lows, h, 1, k)
+    k = mask >> 3
+    hi = highs[k] or _fill_half(highs, h, 4, k)
+    changed_h = _BY_CODE[h.code ^ mask]
+    return changed_h, _own_features(h) + _changed_features(changed_h) + lo[1] + hi[1], lo[0] + hi[0]
+
+
+@cache
+def _halves(h: Hexagram) -> tuple[list[Any], list[Any]]:
+    """`_half` of each trigram of `h` (lower, upper) by its moving lines (3 bits, bit 0 its
+    first line), filled as casts come."""
+    return [None] * 8, [None] * 8
+
+
+def _fill_half(table: list[Any], h: Hexagram, first: int, k: int) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    # A half depends on the hexagram only through its trigram there and its palace's element:
+    # the 64 hexagrams' 1,024 halves are some 640 (fewer than 500 met in thousands of charts).
+    t = h.lower if first == 1 else h.upper
+    key = t.code | k << 3 | first << 6 | h.palace.element.index << 9
+    v = _HALVES.get(key)
+    if v is None:
+        v = _HALVES[key] = _half(h, first, k)
+    table[k] = v
+    return v
+
+
+_HALVES: dict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
+
+
+def _half(h: Hexagram, first: int, k: int) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    """The part of `_cast_entry` the trigram of `h` from position `first` gives, its lines
+    moving as `k` (bits): its three positions' moves, and its 伏吟/反吟. A 变爻 is the line
+    of the trigram its own trigram changes into: the other trigram takes no part."""
+    flipped = _BY_CODE[h.code ^ k << (first - 1)]  # this trigram changed, the other not
+    palace = h.palace.element
+    moves = []
+    for p in range(first, first + 3):
+        if not k >> (p - first) & 1:
+            moves.append(None)
+            continue
+        _p, yang, stem, cb, _r = flipped.lines[p - 1]
+        changed = _new(ChangedLine, (p, yang, stem, cb, Relative.of(cb.element, palace)))
+        moves.append((changed, cb.index, _change_rels_by_school(h.lines[p - 1].branch, cb)))
+    if first == 1:
+        features = _trigram_features("内卦", h.lower, flipped.lower)
+    else:
+        features = _trigram_features("外卦", h.upper, flipped.upper)
+    return tuple(moves), features
 
 
 _CASTS: dict[Cast, tuple] = {}  # `_cast_entry` by cast, each built at its first chart: at most 4096

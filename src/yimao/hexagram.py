@@ -422,10 +422,19 @@ class Cast(_CastFields):
         )
 
     def coins(self) -> str:
-        moving = self.moving
-        return "".join(
-            [("9" if line.yang else "6") if line.position in moving else ("7" if line.yang else "8") for line in self.hexagram.lines]
-        )
+        h, moving = self
+        mask = _MASKS.get(moving)
+        if mask is None:  # moving lines given as some other collection than a frozenset
+            return "".join(
+                [("9" if line.yang else "6") if line.position in moving else ("7" if line.yang else "8") for line in h.lines]
+            )
+        # each trigram's three coins, by its lines and its moving lines (64 strings, met as casts come)
+        code = h.code
+        lo, hi = code & 7 | (mask & 7) << 3, code >> 3 | mask & 0o70
+        try:
+            return _HALF_COINS[lo] + _HALF_COINS[hi]
+        except KeyError:
+            return _half_coins(lo) + _half_coins(hi)
 
     def spec(self) -> str:
         """The book's notation: '离之乾', or just '离' when no line moves."""
@@ -511,6 +520,15 @@ _MOVING_SETS = tuple(frozenset(i + 1 for i in range(6) if mask >> i & 1) for mas
 _MOVING_BY_BITS = dict(zip(_BITS, _MOVING_SETS))
 _MASKS = {moving: mask for mask, moving in enumerate(_MOVING_SETS)}
 _BY_CODE = tuple(HEXAGRAMS_BY_CODE[code] for code in range(64))
+_HALF_COINS: dict[int, str] = {}
+
+
+def _half_coins(key: int) -> str:
+    """The coins of three lines, by their yang bits (0-2) and moving bits (3-5), bottom first."""
+    v = _HALF_COINS.get(key)
+    if v is None:
+        v = _HALF_COINS[key] = "".join(["8769"[key >> i & 1 | key >> i + 2 & 2] for i in range(3)])  # by yang | moving << 1
+    return v
 
 # A cast is immutable and a batch repeats notations: parse each (spec, moving) string once.
 # Bounded: every coin string is 4096 entries, and other notations are rarer still.

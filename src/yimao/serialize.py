@@ -18,7 +18,7 @@ from typing import Any
 
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
 from yimao.ganzhi import Branch, Element, Stem
-from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative
+from yimao.hexagram import _BY_CODE, _MASKS, _TRIGRAM_BY_CODE, Cast, Hexagram, HiddenLine, Line, Relative, _half_coins
 from yimao.pillars import DateContext, FourPillars, _lunar_of
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie
@@ -608,35 +608,76 @@ def _head_json(h: Hexagram) -> bytes:
     return _json(_hexagram_head(h))[:-1]
 
 
-@cache  # 64 之卦 × 5 palace elements
-def _changed_lines_json(ch: Hexagram, palace: Element) -> tuple[tuple[bytes, bytes], ...]:
-    """`_changed_lines(ch, palace)` encoded, written directly (their values are single
-    characters and words of the tables, with nothing to escape): a first meet of a cast pays
-    for it one time in five."""
-    out = []
-    for position, yang, stem, branch, _ in ch.lines:
+def _half_lines_json(key: int) -> tuple[bytes, ...]:
+    """The three lines of a 之卦's trigram in `_changed_lines` encoded and joined, by which of
+    them move (3 bits, bit 0 the first line); `key` is the trigram's code, 8 when it is the
+    outer one, and 16 × the palace element's index (the element the lines are counted against).
+    Written directly: their values are single characters and words of the tables, with nothing
+    to escape. A 之卦's lines are its two trigrams', so 80 of these make the lines of every cast
+    (where a 之卦 and palace were 320)."""
+    t, outer, palace = _TRIGRAM_BY_CODE[key & 7], key & 8, _ELEMENTS[key >> 4]
+    stem = (t.outer_stem if outer else t.inner_stem)._value_
+    lines = []
+    for i, (yang, branch) in enumerate(zip(t.bits, t.outer_branches if outer else t.inner_branches)):
         element = branch.element
-        head = f'{{"position":{position},"yang":{"true" if yang else "false"},"moving":'
-        tail = (f',"stem":"{stem._value_}","branch":"{branch._value_}","element":"{element._value_}",'
+        head = f'{{"position":{i + (4 if outer else 1)},"yang":{"true" if yang else "false"},"moving":'
+        tail = (f',"stem":"{stem}","branch":"{branch._value_}","element":"{element._value_}",'
                 f'"relative":"{Relative.of(element, palace)._value_}"}}')
-        out.append(((head + "false" + tail).encode(), (head + "true" + tail).encode()))
-    return tuple(out)
+        lines.append(((head + "false" + tail).encode(), (head + "true" + tail).encode()))
+    return tuple([b",".join([ln[k >> i & 1] for i, ln in enumerate(lines)]) for k in range(8)])
+
+
+_ELEMENTS = tuple(sorted(Element, key=lambda e: e.index))
+_HALF_LINES_J: dict[int, tuple[bytes, ...]] = {}
+
+
+# A cast's encodings are written per cast (4,096 of them, a third of a batch's lines meets one
+# for the first time) from pieces keyed by ints: the hexagram's name, and the 之卦's with the
+# palace (`_CHANGED_HEAD_J`), each trigram's coins, the moving lines.
+def _spec_json(h: Hexagram) -> bytes:
+    return f'{{"schema_version":{SCHEMA_VERSION},"cast":{{"spec":"{h.short_name}'.encode()
+
+
+def _changed_head_json(key: int) -> tuple[bytes, bytes]:
+    """By the 之卦's code and 64 × its palace's: the 之卦's name after the hexagram's in `spec`, and
+    the `changed_hexagram` up to its lines."""
+    ch, palace = _BY_CODE[key & 63], _TRIGRAM_BY_CODE[key >> 6]
+    return (f'之{ch.short_name}","coins":"'.encode(),
+            b'},"changed_hexagram":' + _head_json(ch) + b',"relatives_against":"' + palace._value_.encode() + b'","lines":[')
+
+
+_SPEC_J: dict[Hexagram, bytes] = {}
+_CHANGED_HEAD_J: dict[int, tuple[bytes, bytes]] = {}
+_COINS_J: dict[int, bytes] = {}  # by a trigram's yang bits and moving bits << 3 (see hexagram._half_coins)
+_MOVING_J: dict[int, bytes] = {}  # by the moving lines' bits (bit 0 line 1)
+_moving_json = lambda mask: ('","moving":[' + ",".join([str(p) for p in range(1, 7) if mask >> p - 1 & 1]) + "]},").encode()  # noqa: E731
 
 
 def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
     """A document's start up to its calendar, and its `changed_hexagram` with the key after it
-    (`_cast` and `_changed` encoded, written directly: see `_changed_lines_json`)."""
+    (`_cast` and `_changed` encoded, written directly: see `_half_lines_json`)."""
     h, moving = cast
-    ch = cast.changed
-    spec = h.short_name if ch is None else f"{h.short_name}之{ch.short_name}"  # cast.spec()
-    moves = ",".join(map(str, sorted(moving)))
-    start = f'{{"schema_version":{SCHEMA_VERSION},"cast":{{"spec":"{spec}","coins":"{cast.coins()}","moving":[{moves}]}},'.encode()
-    if ch is None:
-        return start, b'},"changed_hexagram":null,"use":'
-    lines = _changed_lines_json(ch, h.palace.element)
-    changed = b",".join([ln[p in moving] for p, ln in enumerate(lines, 1)])
-    return start, b"".join((b'},"changed_hexagram":', _head_json(ch), b',"relatives_against":"', h.palace._value_.encode(), b'","lines":[',
-                             changed, b']},"use":'))
+    mask = _MASKS[moving]
+    code = h.code
+    spec = _SPEC_J.get(h) or _fill(_SPEC_J, _spec_json, h)
+    lo, hi = code & 7 | (mask & 7) << 3, code >> 3 | mask & 0o70
+    coins = (_COINS_J.get(lo) or _fill(_COINS_J, _coins_json, lo)) + (_COINS_J.get(hi) or _fill(_COINS_J, _coins_json, hi))
+    moves = _MOVING_J.get(mask) or _fill(_MOVING_J, _moving_json, mask)
+    if not mask:
+        return b"".join((spec, b'","coins":"', coins, moves)), b'},"changed_hexagram":null,"use":'
+    palace = h.palace
+    key = code ^ mask | palace.code << 6
+    of, changed = _CHANGED_HEAD_J.get(key) or _fill(_CHANGED_HEAD_J, _changed_head_json, key)
+    e = palace.element.index << 4
+    key = (code ^ mask) & 7 | e
+    lower = (_HALF_LINES_J.get(key) or _fill(_HALF_LINES_J, _half_lines_json, key))[mask & 7]
+    key = (code ^ mask) >> 3 | 8 | e
+    upper = (_HALF_LINES_J.get(key) or _fill(_HALF_LINES_J, _half_lines_json, key))[mask >> 3]
+    return b"".join((spec, of, coins, moves)), b"".join((changed, lower, b",", upper, b']},"use":'))
+
+
+def _coins_json(key: int) -> bytes:
+    return _half_coins(key).encode()
 
 
 def _hexagram_json(k: tuple[Any, Hexagram]) -> bytes:
@@ -687,8 +728,15 @@ _LUNAR_DAY_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
 
 
 def _jie_json(key: tuple[Jie, tzinfo | None]) -> bytes:
-    """`_jie_in(j, zone)` encoded (built once per 节 and zone: not kept as a dict too)."""
-    return _json(_jie_in.__wrapped__(*key))
+    """`_jie_in(j, zone)` encoded, written directly (built once per 节 and zone, some two
+    thousand in a run over a century: not through a dict and orjson). Its strings are a 节's
+    name, a branch and moments' texts, with nothing to escape."""
+    j, zone = key
+    instant = j.instant
+    local, utc = _moment_texts(instant.astimezone(zone))
+    if instant.tzinfo is not timezone.utc:
+        utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return f'{{"name":"{j.name}","month":"{j.month._value_}","utc":"{utc}","local":"{local}"}}'.encode()
 
 
 _JIE_J: dict[tuple[Jie, tzinfo | None], bytes] = {}

@@ -124,11 +124,59 @@ _CANON = tuple(k & 0o707 | (0o30 if _POP[k >> 3 & 7] >= 2 else 0) for k in range
 
 
 @cache
-def _trigram_roles(h: Hexagram) -> tuple[list[Any], list[Any]]:
+def _trigram_roles(h: Hexagram) -> tuple[list[Any], list[Any], tuple[Any, ...], tuple[int, int]]:
     """What each trigram of `h` brings to the 局, by the trigram's moving lines (3 bits, bit 0 its
-    first line): [lower], [upper], filled as charts come (see _trigram_part). A 变爻's branch
+    first line): [lower], [upper], filled as charts come (see _trigram_part); per position (1-6)
+    what `_trigram_part` reads of its line and its 伏神 (see _line_roles); and the keys of its
+    trigrams' parts among all hexagrams' (see _shared_keys). A 变爻's branch
     depends on its own trigram's moving lines alone (see xing._trigram_moves)."""
-    return [None] * 8, [None] * 8
+    hidden = {hl.position: hl for hl in h.hidden}
+    return [None] * 8, [None] * 8, (None, *[_line_roles(ln, hidden.get(ln.position)) for ln in h.lines]), _shared_keys(h, hidden)
+
+
+def _shared_keys(h: Hexagram, hidden: dict[int, Any]) -> tuple[int, int]:
+    """A trigram's part depends on the hexagram only through the trigram, its place, and the
+    伏神 under its lines: per trigram of `h`, lower and upper, those as an int, to which its
+    moving lines (bits 3-5) are added to key `_PARTS` (1,024 parts of the 64 hexagrams are some
+    370 distinct ones, met as charts come)."""
+    keys = []
+    for first, t in ((1, h.lower), (4, h.upper)):
+        under = 0
+        for p in range(first, first + 3):
+            hl = hidden.get(p)
+            under = under * 13 + (0 if hl is None else hl.branch.index + 1)
+        keys.append(t.code | (first == 4) << 6 | under << 7)
+    return keys[0], keys[1]
+
+
+_PARTS: dict[int, tuple[Any, ...]] = {}
+
+
+def _shared_part(key: int, h: Hexagram, changes: tuple[Any, ...], first: int, mask: int) -> tuple[Any, ...]:
+    """`_trigram_part`, by its key (see _shared_keys)."""
+    v = _PARTS.get(key)
+    if v is None:
+        v = _PARTS[key] = _trigram_part(h, changes, first, mask)
+    return v
+
+
+def _line_roles(ln: Any, hl: Any) -> tuple[Any, ...]:
+    """A line's branch index, its 局 and role as a slot (局 * 3 + role), as a member static and
+    moving; and its 伏神's (None when it has none): its branch index, slot, member, and 伏得生
+    per school (as a 局 bit: the line is the 伏神's 长生)."""
+    p, b = ln.position, ln.branch
+    j, r = _JR[b.index]
+    fu = None
+    if hl is not None:
+        hb = hl.branch
+        hj, hr = _JR[hb.index]
+        zs = 1 << hj if b is changsheng(hb.element, EarthSchool.SHUI) else 0
+        zh = 1 << hj if b is changsheng(hb.element, EarthSchool.HUO) else 0
+        fu = hb.index, hj * 3 + hr, _M[(hb, _FU, p, ROLES[hr])], zs, zh
+    return b.index, j * 3 + r, _M[(b, _JING, p, ROLES[r])], _M[(b, _DONG, p, ROLES[r])], fu
+
+
+_NO_ENTRIES = ((), (), (), 0)  # a 局 the trigram has no entry in
 
 
 def _trigram_part(h: Hexagram, changes: tuple[Any, ...], first: int, mask: int) -> tuple[Any, ...]:
@@ -146,20 +194,17 @@ def _trigram_part(h: Hexagram, changes: tuple[Any, ...], first: int, mask: int) 
     The trigrams' entries of a role follow each other in chart order, lower then upper, so a
     chart's are the two parts' joined: the roles' entries of a 局 need no walk over its lines."""
     x = dong = bian = fu = zs = zh = 0
-    entries: list[list[list[Member]]] = [[[], [], []] for _ in range(4)]
+    slots: dict[int, tuple[Member, ...]] = {}  # entries by 局 * 3 + role, as they come
     at = [0] * 4
-    hidden = {hl.position: hl for hl in h.hidden}
+    roles = _trigram_roles(h)[2]
     for p in range(first, first + 3):
-        ln = h.lines[p - 1]
-        b = ln.branch
-        i = b.index
-        j, r = _JR[i]
-        at[j] |= 1 << p
+        i, slot, static, moving, hidden = roles[p]
+        at[slot // 3] |= 1 << p
         x |= _P[i]
         if not mask >> (p - first) & 1:
-            entries[j][r].append(_M[(b, _JING, p, ROLES[r])])
+            slots[slot] = (*slots.get(slot, ()), static)
             continue
-        entries[j][r].append(_M[(b, _DONG, p, ROLES[r])])
+        slots[slot] = (*slots.get(slot, ()), moving)
         x |= _PA[i]
         dong |= _P[i]
         ch = changes[p]
@@ -167,24 +212,27 @@ def _trigram_part(h: Hexagram, changes: tuple[Any, ...], first: int, mask: int) 
             cb = ch[0]
             i = cb.index
             j, r = _JR[i]
-            entries[j][r].append(_M[(cb, _BIAN, p, ROLES[r])])
+            slot = j * 3 + r
+            slots[slot] = (*slots.get(slot, ()), _M[(cb, _BIAN, p, ROLES[r])])
             at[j] |= 1 << p
             x |= _PA[i]
             bian |= _P[i]
-        hl = hidden.get(p)
-        if hl is not None:
-            hb = hl.branch
-            i = hb.index
-            j, r = _JR[i]
-            entries[j][r].append(_M[(hb, _FU, p, ROLES[r])])
-            at[j] |= 1 << p
+        if hidden is not None:
+            i, slot, member, s, hz = hidden
+            slots[slot] = (*slots.get(slot, ()), member)
+            at[slot // 3] |= 1 << p
             x |= _PA[i]
             fu |= _P[i]
-            if b is changsheng(hb.element, EarthSchool.SHUI):
-                zs |= 1 << j
-            if b is changsheng(hb.element, EarthSchool.HUO):
-                zh |= 1 << j
-    per_ju = tuple((tuple(e0), tuple(e1), tuple(e2), m) for (e0, e1, e2), m in zip(entries, at))
+            zs |= s
+            zh |= hz
+    get = slots.get
+    a0, a1, a2, a3 = at
+    per_ju = (
+        (get(0, ()), get(1, ()), get(2, ()), a0) if a0 else _NO_ENTRIES,
+        (get(3, ()), get(4, ()), get(5, ()), a1) if a1 else _NO_ENTRIES,
+        (get(6, ()), get(7, ()), get(8, ()), a2) if a2 else _NO_ENTRIES,
+        (get(9, ()), get(10, ()), get(11, ()), a3) if a3 else _NO_ENTRIES,
+    )
     return x, dong, bian, fu, zs, zh, per_ju
 
 
@@ -233,15 +281,15 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
     # a role active: the line itself, its 变爻, the 伏神 it lifts.
     h = cast.hexagram
     mv = sc.moving
-    lows, highs = _trigram_roles(h)
+    lows, highs, _roles, (lo_key, hi_key) = _trigram_roles(h)
     k = mv >> 1 & 7
     lo = lows[k]
     if lo is None:
-        lo = lows[k] = _trigram_part(h, sc.changes, 1, k)
+        lo = lows[k] = _shared_part(lo_key | k << 3, h, sc.changes, 1, k)
     k = mv >> 4
     hi = highs[k]
     if hi is None:
-        hi = highs[k] = _trigram_part(h, sc.changes, 4, k)
+        hi = highs[k] = _shared_part(hi_key | k << 3, h, sc.changes, 4, k)
     lx, ldong, lbian, lfu, lzs, lzh, lparts = lo
     hx, hdong, hbian, hfu, hzs, hzh, hparts = hi
     di, dh, kong = _DAY_BITS[chart.pillars.day]
@@ -380,7 +428,10 @@ class _Hung(dict):
     def __missing__(self, key: int) -> tuple[tuple[Any, ...], ...]:
         di, mi = divmod(key, 13)
         out = []
-        for _j, e, idx, _s, _r, _w in _JU:
+        for j, e, idx, _s, _r, _w in _JU:
+            if di not in idx and mi not in idx:  # neither hangs on it: its vigour in the month alone
+                out.append(_UNHUNG.get((j, mi)) or _unhung(j, e, mi))
+                continue
             hung = 0
             why = []
             first: list[tuple[Member, ...]] = []
@@ -404,6 +455,13 @@ class _Hung(dict):
 
 
 _HUNG = _Hung()
+_UNHUNG: dict[tuple[int, int], tuple[Any, ...]] = {}  # `_Hung`'s part of a 局 neither 日 nor 月 hangs on, by (局, month)
+
+
+def _unhung(j: int, e: Element, mi: int) -> tuple[Any, ...]:
+    vig = vigour(e, BRANCHES[mi]).value if mi != _NONE else None
+    v = _UNHUNG[j, mi] = ({"ri": None, "yue": None, "xuan": None, "vigour": vig}, (), (), (), ())
+    return v
 
 
 class _PerJu(dict):

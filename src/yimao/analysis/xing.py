@@ -115,11 +115,11 @@ class Scope:
         k = mv >> 1 & 7
         lo = lows[k]
         if lo is None:
-            lo = lows[k] = _trigram_moving(lines, facts, 1, k)
+            lo = lows[k] = _shared_moving(h.lower.code | k << 3, lines, facts, 1, k)
         k = mv >> 4
         hi = highs[k]
         if hi is None:
-            hi = highs[k] = _trigram_moving(lines, facts, 4, k)
+            hi = highs[k] = _shared_moving(h.upper.code | k << 3 | 64, lines, facts, 4, k)
         (lo_sources, lo_changes), (hi_sources, hi_changes) = lo, hi
         base_hits = {**lo_sources, **hi_sources}
         if len(base_hits) < len(lo_sources) + len(hi_sources):  # a branch moves in both trigrams
@@ -379,6 +379,18 @@ def _trigram_moving(
                 ch = _BIAN_ACTS[p][chl.branch.index]
         changes.append(ch)
     return sources, tuple(changes)
+
+
+_MOVING_PARTS: dict[int, tuple[dict[Branch, tuple[Act, ...]], tuple[Act | None, ...]]] = {}
+
+
+def _shared_moving(key: int, lines: tuple[ChartLine, ...], facts: tuple[Any, ...], first: int, mask: int) -> tuple[Any, Any]:
+    """`_trigram_moving`, shared by the hexagrams with the same trigram there: a part depends on
+    the trigram, its place (`key` bit 6: upper) and its moving lines (bits 3-5) alone (128 keys)."""
+    v = _MOVING_PARTS.get(key)
+    if v is None:
+        v = _MOVING_PARTS[key] = _trigram_moving(lines, facts, first, mask)
+    return v
 
 
 def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
