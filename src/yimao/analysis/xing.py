@@ -652,23 +652,16 @@ def _mu(tm: Member, relative: Relative, head: _Head, h: Act, mu: Branch, sc: Sco
     hp = h[2]
     mask = 1 << position | (1 << hp if hp is not None else 0)
     xing_by: list[Act] = []
-    by = base_hits.get(xb)
-    if by is not None:
-        for a in by:
-            p = a[2]
-            if a != h and p != own:
-                xing_by.append(a)
-                if p is not None:
-                    mask |= 1 << p
     chong_by: list[Act] = []
-    by = base_hits.get(ob)
-    if by is not None:
-        for a in by:
-            p = a[2]
-            if a != h and p != own:
-                chong_by.append(a)
-                if p is not None:
-                    mask |= 1 << p
+    for branch, acts in ((xb, xing_by), (ob, chong_by)):  # in this frame, not a helper's
+        by = base_hits.get(branch)
+        if by is not None:
+            for a in by:
+                p = a[2]
+                if a != h and p != own:
+                    acts.append(a)
+                    if p is not None:
+                        mask |= 1 << p
     if h[1] is _DONG:
         ch = sc.changes[hp]
         if ch is not None:
