@@ -19,9 +19,11 @@ import typer
 import typer.main
 
 from yimao.errors import NotationError
-from yimao.launch import EXIT_INTERNAL, exit_code, run_batch
+from yimao.launch import EXIT_INTERNAL, exit_code, read_cast, run_batch
 from yimao.launch import err as _err
 from yimao.launch import stdout as _stdout
+from yimao.launch import warn_near_jie as _warn_near_jie
+from yimao.launch import write_json as _write_json
 
 app = typer.Typer(
     name="yimao",
@@ -44,16 +46,6 @@ def _guard() -> Iterator[None]:
         raise
     except BaseException as e:
         raise typer.Exit(exit_code(e)) from None
-
-
-def _write_json(doc: dict, traditional: bool = False) -> None:
-    from yimao.serialize import dumps
-    from yimao.serialize import traditional as to_trad
-
-    if traditional:
-        doc = to_trad(doc)
-    _stdout().write(dumps(doc))
-    sys.stdout.flush()
 
 
 # --- dynamic completion of values ---------------------------------------------------------------
@@ -144,13 +136,6 @@ EarthOpt = Annotated[
 ]
 
 
-def _warn_near_jie(p) -> None:
-    ctx = p.context
-    if ctx is not None and ctx.near_jie is not None:
-        j, seconds = ctx.near_jie
-        _err(f"warning: {seconds:+.0f} s from {j.name} ({j.instant:%Y-%m-%d %H:%M:%S} UTC): the month pillar depends on seconds")
-
-
 # --- commands ------------------------------------------------------------------------------------
 
 
@@ -178,15 +163,11 @@ def cast(
     Example: yimao cast --hex 大畜之离 --month 卯 --day 戊寅 --use 父
     """
     with _guard():
-        from yimao import pipeline
-
-        if hex is None:
-            raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
-        req = pipeline.CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
-        reading = pipeline.read(req)
-        _warn_near_jie(reading.chart.pillars)
+        reading = read_cast(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
         if json:
-            _write_json(pipeline.document(reading), traditional)
+            from yimao.pipeline import document
+
+            _write_json(document(reading), traditional)
             return
         from yimao.render import make_console, render_reading
 
