@@ -76,10 +76,12 @@ _HITS = tuple(Hit(p, part, bool(m)) for p in range(1, 7) for part in PARTS for m
 _LINES = {m: tuple(p for p in range(1, 7) if m >> p & 1) for m in range(0, 128, 2)}  # bit p: line p
 _LINES_JSON = {m: orjson.dumps(lines) for m, lines in _LINES.items()}
 _PARTS: dict[Any, _Parts] = {}  # by cast: at most 4096
-# Where a set of parts falls: (hits, lines as bits, moving, the document's fields), by the set.
-# About 2,500 sets occur over 10,000 random charts; bounded all the same.
-_PLACED: dict[int, tuple[tuple[Hit, ...], int, bool, bytes]] = {}
-_PLACED_MAX = 1 << 15
+# Where a set of parts falls, by the set: its Found off the 用神 and 世 and on them, and its lines
+# as bits (to test against a chart's). About 2,500 sets occur over 10,000 random charts; bounded
+# all the same. (Keyed by the set and the chart's 用神 and 世 instead, it met five times as many
+# keys for the first time.)
+_FOUNDS: dict[int, tuple[Any, Any, int]] = {}
+_FOUNDS_MAX = 1 << 15
 
 
 def _parts(chart: Chart) -> _Parts:
@@ -108,27 +110,30 @@ def _parts(chart: Chart) -> _Parts:
     return found
 
 
-def _place(on: int) -> tuple[tuple[Hit, ...], int, bool, bytes]:
-    """Where a set of parts falls: its hits in line order, their lines (bit p for line p),
-    whether one moves, and the document's fields for them (`"lines":…,"hits":…,`)."""
-    placed = _PLACED.get(on)
-    if placed is None:
-        hits = []
-        lines = 0
-        moving = False
-        rest = on
-        while rest:  # over the set bits: a few parts
-            low = rest & -rest
-            h = _HITS[low.bit_length() - 1]
-            hits.append(h)
-            lines |= 1 << h[0]
-            moving = moving or h[2]
-            rest ^= low
-        json = b'"lines":' + _LINES_JSON[lines] + b',"hits":[' + b",".join(map(_hit_json, hits)) + b"],"
-        placed = (tuple(hits), lines, moving, json)
-        if len(_PLACED) < _PLACED_MAX:
-            _PLACED[on] = placed
-    return placed
+def _founds(on: int) -> tuple[Any, Any, int]:
+    """Where a set of parts falls (`_FOUNDS`): its hits in line order, their lines, whether one
+    moves, and the document's fields for them (`"lines":…,"hits":…,` and the flags)."""
+    hits = []
+    lines = 0
+    moving = False
+    rest = on
+    while rest:  # over the set bits: a few parts
+        low = rest & -rest
+        h = _HITS[low.bit_length() - 1]
+        hits.append(h)
+        lines |= 1 << h[0]
+        moving = moving or h[2]
+        rest ^= low
+    json = b'"lines":' + _LINES_JSON[lines] + b',"hits":[' + b",".join(map(_hit_json, hits)) + b"],"
+    fixed = tuple(hits), _LINES[lines], moving
+    founds = (
+        tuple.__new__(Found, (*fixed, False, json, json + _FLAGS[moving, False, False])),
+        tuple.__new__(Found, (*fixed, True, json, json + _FLAGS[moving, False, True])),
+        lines,
+    )
+    if len(_FOUNDS) < _FOUNDS_MAX:
+        _FOUNDS[on] = founds
+    return founds
 
 
 @cache  # 36 hits in all: each encoded once
@@ -272,7 +277,6 @@ _FLAGS = {
     for d in (False, True)
     for u in (False, True)
 }
-_FOUND: dict[int, Found] = {}  # by the set of parts and the lines of the 用神 and 世 (bits 1-6)
 _NOWHERE = Found((), (), False, False, b'"lines":[],"hits":[],', b'"lines":[],"hits":[],' + _FLAGS[False, False, False])
 
 
@@ -315,15 +319,8 @@ def _found(parts: _Parts, bits: int, focus: int) -> Found:
             bits ^= low
     else:  # one, as for most stars
         on = by_bit[bits.bit_length() - 1]
-    key = on << 7 | focus
-    found = _FOUND.get(key)
-    if found is None:
-        hits, lines, moving, json = _place(on)
-        on_use = bool(lines & focus)
-        found = tuple.__new__(Found, (hits, _LINES[lines], moving, on_use, json, json + _FLAGS[moving, False, on_use]))
-        if len(_FOUND) < _PLACED_MAX:
-            _FOUND[key] = found
-    return found
+    founds = _FOUNDS.get(on) or _founds(on)
+    return founds[1] if founds[2] & focus else founds[0]
 
 
 def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> tuple[Placement, ...]:
