@@ -17,6 +17,7 @@ so they can never disagree.
 from __future__ import annotations
 
 from functools import cache
+from operator import or_
 from typing import Any, NamedTuple
 
 import orjson
@@ -87,27 +88,46 @@ _FOUNDS_MAX = 1 << 15
 def _parts(chart: Chart) -> _Parts:
     """A chart's parts. They depend on its cast alone (a 伏神 is lifted exactly when its line
     moves; the pillars and the earth school change no branch or stem), so they are built once
-    per cast."""
+    per cast, from its two halves' (lines 1-3 and 4-6): a half depends on the hexagram and its
+    own three moving lines, so the 4,096 casts have 1,024 halves, and a run meets most of them
+    long before it has met most casts."""
     found = _PARTS.get(chart.cast)
     if found is None:
-        by_bit = [0] * 22
-        for cl in chart.lines:
-            line, mv, _, _, _, _, hidden, changed = cl[:8]
-            base = 6 * (line.position - 1)
-            for part, bit in (
-                (line, 1 << (base + mv)),
-                (changed, 1 << (base + 3)),  # a 变爻 moves
-                (hidden[0] if hidden is not None else None, 1 << (base + 4 + mv)),  # lifted when its line moves
-            ):
-                if part is not None:
-                    by_bit[part.branch.index] |= bit
-                    by_bit[12 + part.stem.index] |= bit
-        present = 0
-        for b, on in enumerate(by_bit):
-            if on:
-                present |= 1 << b
-        found = _PARTS[chart.cast] = _Parts(tuple(by_bit), present)
+        h, moving = chart.cast
+        k = 0
+        for p in moving:
+            k |= 1 << (p - 1)
+        key = h.code | (k & 7) << 6
+        lo = _HALF_PARTS.get(key) or _half_parts(chart.lines[:3], key)
+        key = h.code | (k >> 3) << 6 | 1 << 9
+        hi = _HALF_PARTS.get(key) or _half_parts(chart.lines[3:], key)
+        found = _PARTS[chart.cast] = _Parts(tuple(map(or_, lo[0], hi[0])), lo[1] | hi[1])
     return found
+
+
+_HALF_PARTS: dict[int, tuple[tuple[int, ...], int]] = {}  # by hexagram code, the half's moving lines, which half
+
+
+def _half_parts(lines: Any, key: int) -> tuple[tuple[int, ...], int]:
+    """`_Parts` of three chart lines (as by_bit and present)."""
+    by_bit = [0] * 22
+    for cl in lines:
+        line, mv, _, _, _, _, hidden, changed = cl[:8]
+        base = 6 * (line.position - 1)
+        for part, bit in (
+            (line, 1 << (base + mv)),
+            (changed, 1 << (base + 3)),  # a 变爻 moves
+            (hidden[0] if hidden is not None else None, 1 << (base + 4 + mv)),  # lifted when its line moves
+        ):
+            if part is not None:
+                by_bit[part.branch.index] |= bit
+                by_bit[12 + part.stem.index] |= bit
+    present = 0
+    for b, on in enumerate(by_bit):
+        if on:
+            present |= 1 << b
+    half = _HALF_PARTS[key] = tuple(by_bit), present
+    return half
 
 
 def _founds(on: int) -> tuple[Any, Any, int]:
