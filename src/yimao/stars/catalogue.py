@@ -198,6 +198,7 @@ def _entry(star: Star, key: Any) -> tuple[tuple[str, ...], int, int, frozenset[s
     return (pos, *masks(pos)) if pos else None
 
 
+@cache  # a few hundred distinct position tuples recur across stars and keys
 def masks(positions: tuple[str, ...]) -> tuple[int, int, frozenset[str]]:
     """Bit masks of the branches (bit = branch index) and stems a set of positions covers, and
     its whole 干支. A direction covers the branches of its palace."""

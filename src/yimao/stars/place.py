@@ -190,15 +190,13 @@ _SOURCES = {
 def _standing(topic: str | None, source: str, key: Any) -> tuple[_Group, ...]:
     """The stars read from one pillar (or pair of pillars) that have a place for its value `key`,
     in groups. Cached: a source has at most 144 keys."""
-    bases = _SOURCES[source]
     groups: dict[tuple[int, frozenset[str]], list[tuple[Any, ...]]] = {}
-    for i, star in _on_charts(topic):
-        if star.basis in bases:
-            k = key[0] if star.basis == "day_stem" and key is not None else key  # a day's stem
-            entry = star.entry(k)
-            if entry is not None:
-                positions, bmask, smask, ganzhi = entry
-                groups.setdefault((bmask | smask << 12, ganzhi), []).append((i, star, positions, _variant_positions(star, k)))
+    for i, star in _of_source(topic, source):
+        k = key[0] if star.basis == "day_stem" and key is not None else key  # a day's stem
+        entry = star.entry(k)
+        if entry is not None:
+            positions, bmask, smask, ganzhi = entry
+            groups.setdefault((bmask | smask << 12, ganzhi), []).append((i, star, positions, _variant_positions(star, k)))
     return tuple(
         _Group(mask, ganzhi, tuple(members), tuple(_pieces(*m) for m in members), tuple(m[0] for m in members))
         for (mask, ganzhi), members in groups.items()
@@ -246,6 +244,13 @@ def _variant_positions(star: Star, key: Any) -> tuple[tuple[str, tuple[str, ...]
             pos = v.table.get(key) if key is not None else None
         out.append((v.reading, pos))
     return tuple(out)
+
+
+@cache
+def _of_source(topic: str | None, source: str) -> tuple[tuple[int, Star], ...]:
+    """`_on_charts(topic)` read from one source (`_SOURCES`)."""
+    bases = _SOURCES[source]
+    return tuple((i, star) for i, star in _on_charts(topic) if star.basis in bases)
 
 
 @cache
