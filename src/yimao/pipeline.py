@@ -6,6 +6,7 @@ One path for both, so that a batch line gives exactly the document `yimao cast -
 # No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
 # annotation at class creation, a cost every start of the program would pay.
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, NamedTuple
 
 from yimao.chart import Chart, Use, build_chart, resolve_use
@@ -123,20 +124,27 @@ def read(req: CastRequest) -> Reading:
     p = resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
     chart = build_chart(the_cast, p, school)
     use = resolve_use(chart, req.use) if req.use else None
-    findings = _analyse(chart, use)
-    return Reading(chart, use, findings, _stand(chart, use, req.topic), req.topic)
+    analyse, stand = _engines()
+    return Reading(chart, use, analyse(chart, use), stand(chart, use=use, topic=req.topic), req.topic)
 
 
-def _analyse(chart: Chart, use: Use | None) -> tuple[Any, ...]:
+@cache
+def _engines() -> tuple[Any, Any]:
+    """The rules and the stars, imported when a chart first needs them (`yimao pillars` does not),
+    and once: an import statement in a function runs the import machinery at every call."""
     from yimao.analysis.run import analyse
-
-    return analyse(chart, use)
-
-
-def _stand(chart: Chart, use: Use | None, topic: str | None) -> Any:
     from yimao.stars.place import stand
 
-    return stand(chart, use=use, topic=topic)
+    return analyse, stand
+
+
+@cache
+def _encoders() -> tuple[Any, Any, Any]:
+    """What `document_json` encodes with (see `_engines`)."""
+    from yimao.serialize import chart_json, use_json
+    from yimao.stars.place import encoded
+
+    return chart_json, use_json, encoded
 
 
 def use_to_dict(use: Use | None) -> dict[str, Any] | None:
@@ -182,10 +190,8 @@ def document(reading: Reading) -> dict[str, Any]:
 def document_json(reading: Reading) -> bytes:
     """`document(reading)` as `yimao batch` writes it: compact JSON and a newline, byte for byte
     `dumps(document(reading), compact=True)`, encoded from its parts (`serialize.chart_json`)."""
-    from yimao.serialize import chart_json, use_json
-    from yimao.stars import place
-
-    stars, line_stars = place.encoded(reading.standing)
+    chart_json, use_json, encoded = _encoders()
+    stars, line_stars = encoded(reading.standing)
     return chart_json(
         reading.chart,
         findings=reading.findings,  # encoded from their parts' encodings

@@ -489,10 +489,17 @@ def dumps(doc: Mapping[str, Any], *, compact: bool = False) -> bytes:
 # without building its dicts nor walking them again to encode them.
 
 
-def _json(value: Any) -> bytes:
+@cache
+def _orjson() -> Any:
+    """orjson, imported when first needed (the tables of `yimao cast` need none of it), and
+    once: an import statement in a function runs the import machinery at every call."""
     import orjson
 
-    return orjson.dumps(value)
+    return orjson
+
+
+def _json(value: Any) -> bytes:
+    return _orjson().dumps(value)
 
 
 def _fields(d: Mapping[str, Any]) -> bytes:
@@ -845,7 +852,7 @@ _TEXT_J: dict[tuple[Any, ...], bytes] = {}
 
 def _findings_pieces(findings: Iterable[Any], parts: list[bytes]) -> None:
     """`[f.to_dict() for f in findings]` encoded, without its brackets, each piece appended to `parts`."""
-    from orjson import dumps  # once a chart, not through _json's import twice a finding
+    dumps = _orjson().dumps  # once a chart, not through _json twice a finding
 
     member = _MEMBER_J.__getitem__
     i = 0
