@@ -228,10 +228,15 @@ def test_writer_holds_at_most_depth_lines():
     w = Small(out)
     for i in range(4):
         w.put(b"%d\n" % i)
-    assert not w._room.acquire(blocking=False)  # a fifth put would wait
+    fifth = threading.Thread(target=w.put, args=(b"4\n",))
+    fifth.start()
+    fifth.join(0.3)
+    assert fifth.is_alive()  # a fifth put waits
     go.set()
+    fifth.join(30)
+    assert not fifth.is_alive()
     w.close()
-    assert out.getvalue() == b"0\n1\n2\n3\n"
+    assert out.getvalue() == b"0\n1\n2\n3\n4\n"
 
 
 def test_writer_through_a_pipe_writes_partial_writes_out_whole():

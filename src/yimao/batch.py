@@ -114,15 +114,32 @@ class Writer:
         self._out = out
         self._fd = _fd_of(out)
         self._queue: SimpleQueue[bytes | None] = SimpleQueue()  # its put is one C call: atomic under Ctrl-C
-        self._room = threading.Semaphore(self.DEPTH)  # a line takes a slot; its writing frees it
+        # Lines put and lines written, each counted by one thread (plain ints: a line costs no
+        # lock; threading.Semaphore is Python code, some 8K instructions a line), and the
+        # writer's signal that it has written some.
+        self._put = self._written = 0
+        self._room = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="yimao-batch-writer", daemon=True)
         self._thread.start()
 
     def put(self, line: bytes) -> None:
         if self.error is not None:
             raise self.error
-        self._room.acquire()  # waits while DEPTH lines wait (an interrupt here puts nothing)
+        if self._put - self._written >= self.DEPTH:
+            self._wait_for_room()  # an interrupt here puts nothing
         self._queue.put(line)
+        self._put += 1
+
+    def _wait_for_room(self) -> None:
+        """Wait while DEPTH lines are unwritten (the reader is slower than the charts)."""
+        room = self._room
+        while True:
+            room.clear()  # before looking: a write after this sets it, and the wait sees it
+            if self._put - self._written < self.DEPTH:
+                return
+            if self.error is not None:
+                raise self.error
+            room.wait(1.0)
 
     def close(self) -> None:
         self._queue.put(None)  # the end
@@ -131,7 +148,7 @@ class Writer:
             raise self.error
 
     def _loop(self) -> None:
-        queue, room = self._queue, self._room
+        queue = self._queue
         while True:
             chunk = [queue.get()]
             chunk += [queue.get() for _ in range(queue.qsize())]  # every line that waits, in one call
@@ -145,7 +162,8 @@ class Writer:
                         self._write(chunk)
                     except BaseException as e:  # the output failed: the caller stops at its next put
                         self.error = e
-                room.release(count)
+                self._written += count
+                self._room.set()
             if end:
                 return
 
