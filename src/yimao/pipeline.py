@@ -40,6 +40,12 @@ class CastRequest(NamedTuple):
             raise NotationError(f"unknown request key(s): {', '.join(map(repr, unknown))}", unknown[0], sorted(_KEYS))
         if "hex" not in d:
             raise NotationError("missing key 'hex'", None, ("hex",))
+        if "day_start" not in d:  # the usual line: a few keys, every value a string (nothing to check)
+            for v in d.values():
+                if type(v) is not str:
+                    break
+            else:
+                return CastRequest(**d)
         kwargs: dict[str, Any] = {}
         for name in _FIELDS:  # in the fields' order, so that the first bad key reported is stable
             v = d.get(name)
@@ -80,6 +86,8 @@ class Reading(NamedTuple):
 
 
 def earth_school(value: str) -> EarthSchool:
+    if value == "shui":  # the default
+        return EarthSchool.SHUI
     v = value.strip().lower()
     if v in ("shui", "水", "申", "水土同宫", "水土"):
         return EarthSchool.SHUI
@@ -100,7 +108,7 @@ def resolve_pillars(
     default_now: bool = True,
 ) -> FourPillars:
     """Pillars from a date (or now), or from the pillars the user states; never both."""
-    given = any(v is not None for v in (year, month, day, hour))
+    given = year is not None or month is not None or day is not None or hour is not None
     if date is not None and given:
         raise NotationError(
             "give either --date or pillars (--year/--month/--day/--hour), not both",
