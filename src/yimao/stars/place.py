@@ -312,8 +312,7 @@ def stand(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> 
     t = topic_filter(topic)
     p = chart.pillars
     month, day, year, hour = basis_values(p.month_branch, p.day, p.year, p.hour)
-    parts = _parts(chart)
-    present = parts.present
+    by_bit, present = _parts(chart)
     focus = 1 << chart.hexagram.shi
     if use is not None:
         for q in use.positions or use.hidden_positions:
@@ -327,15 +326,21 @@ def stand(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> 
             if bits or day_match:
                 f = found.get(bits)
                 if f is None:
-                    f = found[bits] = _found(parts, bits, focus)
+                    if bits & (bits - 1):  # several branches or stems
+                        f = _found(by_bit, bits, focus)
+                    else:  # one, as for most stars: `_found` inlined (a call is dear, ten a chart)
+                        on = by_bit[bits.bit_length() - 1]
+                        fs = _FOUNDS.get(on) or _founds(on)
+                        f = fs[1] if fs[2] & focus else fs[0]
+                    found[bits] = f
                 touched.append((g, f, day_match))
     return Standing(tuple(touched))
 
 
-def _found(parts: _Parts, bits: int, focus: int) -> Found:
-    """Where the stars touching `bits` fall: the parts carrying any of them, in line order; their
-    lines; whether one moves; whether one is the 用神 or the 世 (a line of `focus`)."""
-    by_bit = parts.by_bit
+def _found(by_bit: tuple[int, ...], bits: int, focus: int) -> Found:
+    """Where the stars touching `bits` fall (a chart's `_Parts.by_bit`): the parts carrying any
+    of them, in line order; their lines; whether one moves; whether one is the 用神 or the 世
+    (a line of `focus`)."""
     if bits & (bits - 1):  # several branches or stems
         on = 0
         while bits:
