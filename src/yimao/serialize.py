@@ -18,7 +18,7 @@ from typing import Any
 
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
 from yimao.ganzhi import Branch, Element, Stem
-from yimao.hexagram import _BY_CODE, _MASKS, _TRIGRAM_BY_CODE, Cast, Hexagram, HiddenLine, Line, Relative, _half_coins
+from yimao.hexagram import _BY_CODE, _MASKS, _TRIGRAM_BY_CODE, Cast, Hexagram, Line, Relative, _half_coins
 from yimao.pillars import DateContext, FourPillars, _lunar_of
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie

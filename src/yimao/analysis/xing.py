@@ -106,7 +106,7 @@ class Scope:
         h, moving = cast
         palace, shi_at, ying_at, facts, lows, highs = _hexagram_facts(h)
         self.palace = palace
-        self.shi = shi = lines[shi_at]  # Chart.shi_line and ying_line without their property calls
+        self.shi = lines[shi_at]  # Chart.shi_line and ying_line without their property calls
         self.ying = lines[ying_at]
         # 日, 月, the moving lines — what acts on every target (but a moving line on itself) —
         # grouped by branch, so that each rule looks up the few branches it cares about. The
