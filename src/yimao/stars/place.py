@@ -383,7 +383,7 @@ def encoded(standing: Standing) -> tuple[list[bytes], dict[int, bytes]]:
             slots[i] = join(ends)
         for pos in f[1]:
             per[pos] += g[4]
-    ids = _ids().__getitem__
+    ids = _id_list().__getitem__
     return (
         [b"[", b",".join(filter(None, slots)), b"]"],
         {pos: orjson.dumps(list(map(ids, sorted(got)))) for pos, got in enumerate(per) if got},
@@ -401,8 +401,15 @@ def line_ids(standing: Standing) -> dict[int, list[str]]:
     for g, f, _ in standing.touched:
         for pos in f[1]:
             per[pos] += g[4]
-    ids = _ids().__getitem__
+    ids = _id_list().__getitem__
     return {pos: list(map(ids, sorted(got))) for pos, got in enumerate(per) if got}
+
+
+@cache
+def _id_list() -> list[str]:
+    """`_ids()` as a list: a list's bound __getitem__ is a plain C method, a tuple's a slot
+    wrapper, several times dearer called by `map` (a hundred times a chart)."""
+    return list(_ids())
 
 
 @cache
