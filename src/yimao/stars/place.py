@@ -24,6 +24,7 @@ import orjson
 
 from yimao.chart import Chart, Use
 from yimao.errors import UnknownNameError
+from yimao.ganzhi import Branch
 from yimao.stars.catalogue import Star, basis_values, catalogue
 
 PARTS = ("本爻", "变爻", "伏神")
@@ -310,10 +311,11 @@ def stand(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> 
     伏神) and 干支 stars on their day. Stars the book names without a rule have no place. With
     `topic`, only stars of that kind of question, or with no stated kind, are kept."""
     t = topic_filter(topic)
-    p = chart.pillars
-    month, day, year, hour = basis_values(p.month_branch, p.day, p.year, p.hour)
+    cast, p = chart[0], chart[1]  # fields read directly: Chart.hexagram, Hexagram.shi and
+    m = p.month  # FourPillars.month_branch are Python-level properties
+    month, day, year, hour = basis_values(m if m is None or m.__class__ is Branch else m.branch, p.day, p.year, p.hour)
     by_bit, present = _parts(chart)
-    focus = 1 << chart.hexagram.shi
+    focus = 1 << cast[0].generation.shi
     if use is not None:
         for q in use.positions or use.hidden_positions:
             focus |= 1 << q
