@@ -82,7 +82,7 @@ _PARTS: dict[Any, _Parts] = {}  # by cast: at most 4096
 # as bits (to test against a chart's). About 2,500 sets occur over 10,000 random charts; bounded
 # all the same. (Keyed by the set and the chart's 用神 and 世 instead, it met five times as many
 # keys for the first time.)
-_FOUNDS: dict[int, tuple[Any, Any, int]] = {}
+_FOUNDS: dict[int, tuple[Found, Found, int]] = {}
 _FOUNDS_MAX = 1 << 15
 
 
@@ -131,7 +131,7 @@ def _half_parts(lines: Any, key: int) -> tuple[tuple[int, ...], int]:
     return half
 
 
-def _founds(on: int) -> tuple[Any, Any, int]:
+def _founds(on: int) -> tuple[Found, Found, int]:
     """Where a set of parts falls (`_FOUNDS`): its hits in line order, their lines, whether one
     moves, and the document's fields for them (`"lines":…,"hits":…,` and the flags)."""
     hits = []
