@@ -253,6 +253,7 @@ def test_month_spellings(text):
 def test_month_numbers_follow_the_yin_calendar():
     assert [parse_pillar(str(n), "month").value for n in range(1, 13)] == list("寅卯辰巳午未申酉戌亥子丑")
     assert parse_pillar("正月", "month") is Branch.YIN and parse_pillar("腊月", "month") is Branch.CHOU
+    assert parse_pillar("１２", "month") is Branch.CHOU  # full-width digits are numbers too
 
 
 def test_given_stems_are_completed_and_checked():
@@ -264,7 +265,7 @@ def test_given_stems_are_completed_and_checked():
         pillars_given(day="戊寅", hour="甲午")
 
 
-@pytest.mark.parametrize("kind, bad", [("month", "13"), ("month", "0"), ("day", "甲丑"), ("day", "戊"), ("day", "xyz"), ("hour", "午午午"), ("year", "")])
+@pytest.mark.parametrize("kind, bad", [("month", "13"), ("month", "0"), ("month", "¹"), ("day", "甲丑"), ("day", "戊"), ("day", "xyz"), ("hour", "午午午"), ("year", "")])
 def test_bad_pillars(kind, bad):
     with pytest.raises(YimaoError):
         parse_pillar(bad, kind)

@@ -149,6 +149,8 @@ def test_traditional_names():
         ("离之乾", "3", NotationError),
         ("798788", "2", NotationError),
         ("", None, NotationError),
+        ("kw¹", None, UnknownNameError),  # a digit int() refuses
+        ("#²", None, UnknownNameError),
     ],
 )
 def test_bad_specs(spec, moving, err):

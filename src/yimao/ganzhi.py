@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from yimao.errors import NotationError
 
@@ -152,11 +152,24 @@ BRANCHES = tuple(Branch)
 def _parse(enum: type, text: str, what: str):
     raw = text
     text = text.strip()
-    for member in enum:
-        if text == member.value or text.lower() == member.pinyin:
-            return member
-    names = "".join(m.value for m in enum)
-    raise NotationError(f"not a {what}: {raw!r}", raw, (names,))
+    names = _names(enum)
+    member = names.get(text)
+    if member is None:
+        member = names.get(text.lower())
+        if member is None:
+            raise NotationError(f"not a {what}: {raw!r}", raw, ("".join(m.value for m in enum),))
+    return member
+
+
+@cache
+def _names(enum: type) -> dict[str, Any]:
+    """An enum's members by character and by pinyin (the two are disjoint): a lookup, not a walk
+    over the members through the Python-level `value` property."""
+    names: dict[str, Any] = {}
+    for m in enum:
+        names[m._value_] = m
+        names[m.pinyin] = m
+    return names
 
 
 # --- relations between branches -----------------------------------------------------------

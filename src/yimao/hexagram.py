@@ -305,7 +305,7 @@ class Hexagram(NamedTuple):
             return by_name[t[:-1]]
         low = t.lower()
         for prefix in ("kw", "#"):
-            if low.startswith(prefix) and low[len(prefix):].isdigit():
+            if low.startswith(prefix) and low[len(prefix):].isdecimal():  # not isdigit(): "¹" is a digit int() refuses
                 return Hexagram.from_king_wen(int(low[len(prefix):]))
         raise UnknownNameError(f"unknown hexagram: {raw!r}", raw, _suggest(t))
 

@@ -371,6 +371,7 @@ _MONTH_WORDS = {
 }
 
 
+@lru_cache(maxsize=1024)  # a batch states the same pillars again and again
 def parse_pillar(text: str, kind: str) -> Pillar:
     """Parse one pillar as the user gives it.
 
@@ -385,7 +386,7 @@ def parse_pillar(text: str, kind: str) -> Pillar:
     if not t:
         raise NotationError(f"empty {kind}", raw, _pillar_examples(kind))
     if kind == "month":
-        if t.isdigit():
+        if t.isdecimal():  # not isdigit(): "¹" is a digit int() refuses ("１２" is decimal: 12)
             n = int(t)
             if not 1 <= n <= 12:
                 raise NotationError(
