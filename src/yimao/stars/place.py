@@ -102,7 +102,7 @@ def _parts(chart: Chart) -> _Parts:
         lo = _HALF_PARTS.get(key) or _half_parts(chart.lines[:3], key)
         key = h.code | (k >> 3) << 6 | 1 << 9
         hi = _HALF_PARTS.get(key) or _half_parts(chart.lines[3:], key)
-        found = _PARTS[chart.cast] = _Parts(tuple(map(or_, lo[0], hi[0])), lo[1] | hi[1])
+        found = _PARTS[chart.cast] = tuple.__new__(_Parts, (tuple(map(or_, lo[0], hi[0])), lo[1] | hi[1]))  # no Python-level __new__
     return found
 
 
