@@ -467,14 +467,22 @@ def traditional(doc: Any) -> Any:
     return doc
 
 
+@cache
+def _orjson() -> Any:
+    """orjson, imported when first needed (the tables of `yimao cast` need none of it), and
+    once: an import statement in a function runs the import machinery at every call."""
+    import orjson
+
+    return orjson
+
+
 def dumps(doc: Mapping[str, Any], *, compact: bool = False) -> bytes:
     """UTF-8 JSON bytes with a final newline (indent 2, or one line when compact).
 
     orjson writes UTF-8 directly (no ASCII escapes) and is about seven times faster than the
     standard library on a chart document, which is what lets `yimao batch` stream charts fast.
     """
-    import orjson
-
+    orjson = _orjson()
     option = orjson.OPT_APPEND_NEWLINE | (0 if compact else orjson.OPT_INDENT_2)
     return orjson.dumps(doc, option=option)
 
@@ -487,15 +495,6 @@ def dumps(doc: Mapping[str, Any], *, compact: bool = False) -> bytes:
 # but from the encodings of its parts. The parts many charts share are the memos above; each is
 # encoded once, keys and punctuation included, so that a document is mostly bytes joined,
 # without building its dicts nor walking them again to encode them.
-
-
-@cache
-def _orjson() -> Any:
-    """orjson, imported when first needed (the tables of `yimao cast` need none of it), and
-    once: an import statement in a function runs the import machinery at every call."""
-    import orjson
-
-    return orjson
 
 
 def _json(value: Any) -> bytes:
@@ -911,9 +910,7 @@ def chart_json(
     for cl in lines:
         pieces = _line_pieces(cl, get(cl[0][0], _NO_STARS), b"},")
         if pieces is None:  # a line built by hand: the plain way
-            import orjson
-
-            pieces = (_json(line_to_dict(cl, orjson.loads(get(cl[0][0], _NO_STARS)))), b",")
+            pieces = (_json(line_to_dict(cl, _orjson().loads(get(cl[0][0], _NO_STARS)))), b",")
         parts += pieces
     if lines:
         parts[-1] = parts[-1][:-1] + b"]"  # the last line's comma
