@@ -216,6 +216,20 @@ def test_regressions_found_by_the_fuzzer():
     assert doc["jie"]["current"]["name"] == "立冬"
 
 
+@pytest.mark.parametrize("encoding, missing", [("ascii", "四柱"), ("gbk", "䷝")])  # GBK has 汉字 but no hexagram signs
+def test_an_output_encoding_without_the_characters_is_said_plainly(encoding, missing):
+    """Tables to a standard output that cannot encode them: nothing written, a message naming the
+    encoding, the first character it lacks and the ways out, status 1; --json is bytes, unaffected."""
+    env = {**ENV, "PYTHONIOENCODING": encoding}
+    args = ("cast", "--hex", "离之乾", "--month", "3", "--day", "戊寅")
+    p = subprocess.run([sys.executable, "-m", "yimao", *args], capture_output=True, env=env, timeout=60)
+    assert p.returncode == 1 and p.stdout == b"" and b"Traceback" not in p.stderr
+    assert f"encoding ({encoding}) has no {missing!r}; ".encode(encoding, "backslashreplace") in p.stderr
+    assert b"PYTHONIOENCODING=utf-8" in p.stderr and b"--json" in p.stderr
+    j = subprocess.run([sys.executable, "-m", "yimao", *args, "--json"], capture_output=True, env=env, timeout=60)
+    assert j.returncode == 0 and json.loads(j.stdout)["cast"]["spec"] == "离之乾"
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize("args", [("cast", "--hex", "离", "--month", "卯", "--day", "戊寅", "--json"), ("batch",)])
 def test_an_output_that_cannot_be_written_is_said_plainly(args):

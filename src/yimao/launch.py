@@ -62,10 +62,23 @@ def exit_code(e: BaseException) -> int:
     if isinstance(e, OSError) and e.errno in _OUTPUT_ERRNOS:  # not a defect: the output failed
         err(f"error: cannot write the output: {e.strerror}")
         return EXIT_INTERNAL
+    if isinstance(e, UnicodeEncodeError) and _is_stdout_codec(e.encoding):  # the tables are Chinese
+        err(f"error: cannot write the output: standard output's encoding ({e.encoding}) has no {e.object[e.start:e.end]!r}; "
+            "use a UTF-8 locale or PYTHONIOENCODING=utf-8, or --json (always UTF-8)")
+        return EXIT_INTERNAL
     if os.environ.get("YIMAO_DEBUG"):
         raise e
     err(f"internal error ({type(e).__name__}: {e}); set YIMAO_DEBUG=1 for a traceback and please report it")
     return EXIT_INTERNAL
+
+
+def _is_stdout_codec(name: str) -> bool:
+    import codecs
+
+    try:
+        return codecs.lookup(name).name == codecs.lookup(sys.stdout.encoding).name
+    except (LookupError, AttributeError, TypeError):
+        return False
 
 
 def write_json(doc: dict, traditional: bool = False) -> None:
