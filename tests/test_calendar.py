@@ -207,6 +207,16 @@ def test_unknown_zone_suggests_close_names():
     assert "Asia/Shanghai" in e.value.candidates
 
 
+@pytest.mark.parametrize("text", ["２０２６-１２-０２T１０:００+０８:００", "２０２６－１２－０２ １０：００＋０８：００"])
+def test_full_width_dates_read_as_their_ascii_forms(text):
+    """Digits and signs as a Chinese input method types them read as the same moment; the error
+    message still quotes what was given."""
+    assert parse_moment(text) == parse_moment("2026-12-02T10:00+08:00")
+    with pytest.raises(NotationError) as e:
+        parse_moment("２０２６－１３－０２")
+    assert "２０２６－１３－０２" in str(e.value)
+
+
 @pytest.mark.parametrize("bad", ["2026-13-01", "yesterday", "2026-02-30T10:00", "", "12:00"])
 def test_malformed_dates(bad):
     with pytest.raises(NotationError):

@@ -316,6 +316,10 @@ def parse_moment(text: str, tz: str | None = None) -> tuple[datetime, str, str]:
     """
     raw = text
     t = text.strip()
+    if not t.isascii():  # full-width digits and signs, as a Chinese input method types them
+        import unicodedata
+
+        t = unicodedata.normalize("NFKC", t)
     try:
         dt = datetime.fromisoformat(t)  # the common forms, without importing dateutil
     except ValueError:
