@@ -342,3 +342,14 @@ def test_batch_with_and_without_typer_agree(tmp_path):
     via_typer = CliRunner().invoke(app, ["batch", missing])
     assert direct.returncode == via_typer.exit_code == 2 and direct.stdout == b""
     assert f"cannot read {missing!r}" in direct.stderr.decode()
+
+
+def test_the_summary_counts_charts_not_error_lines():
+    """Charts per second are the lines answered with a chart: a run of errors alone has made none."""
+    from yimao.batch import Summary
+
+    s = Summary()
+    s.ok, s.errors, s.seconds = 3, 5, 2.0
+    assert s.rate == 1.5 and "1 ok" not in s.line() and s.line().endswith("2 charts/s")
+    r = subprocess.run([sys.executable, "-m", "yimao", "batch"], input=b'{"hex": "xyz"}\n' * 3, capture_output=True, env=ENV, timeout=60)
+    assert r.returncode == 2 and r.stderr.decode().endswith("0 ok, 3 errors, 0 blank skipped, 0 charts/s\n")
