@@ -116,6 +116,8 @@ def test_hex_command():
     [
         (("cast", "--hex", "大"), "大有"),
         (("cast", "--hex", "离之小"), "小"),
+        (("cast", "--hex", "离之"), "no hexagram after '之'"),
+        (("cast", "--hex", "->乾"), "no hexagram before '->'"),
         (("cast", "--hex", "离", "--moving", "7"), "1-6"),
         (("cast", "--hex", "离", "--date", "2026-13-40"), "2026-13-40"),
         (("cast", "--hex", "离", "--month", "13"), "13"),
@@ -128,6 +130,12 @@ def test_hex_command():
         (("cast", "--hex", "离", "--earth", "wood"), "wood"),
         (("pillars", "--date", "0001-01-01T00:00+00:00"), "range"),
         (("pillars", "--day-start", "5"), "23"),
+        (("cast", "--hex", "离", "--month", "卯", "--day", "戊寅", "--day-start", "5"), "23"),  # wrong without a date too
+        (("cast", "--hex", "离", "--month", "卯", "--year", "1984"), "甲子年 from its 立春"),  # a calendar year: its 干支
+        (("cast", "--hex", "离", "--day", "戊寅", "--hour", "23"), "falls in the 子 hour"),  # a clock hour: its 时辰
+        (("cast", "--hex", "离", "--day", "戊寅", "--hour", "7"), "falls in the 辰 hour"),
+        (("cast", "--hex", "离", "--month", "闰三"), "no leap"),
+        (("cast", "--hex", "离", "--month", "3.5"), "month must be 1-12"),
         (("hex", "xyz"), "xyz"),
     ],
 )

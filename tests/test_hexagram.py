@@ -138,7 +138,7 @@ def test_traditional_names():
     "spec, moving, err",
     [
         ("大", None, UnknownNameError),
-        ("离之", None, UnknownNameError),
+        ("离之", None, NotationError),  # nothing after 之
         ("xyz", None, UnknownNameError),
         ("离之离", None, NotationError),
         ("7988", None, UnknownNameError),

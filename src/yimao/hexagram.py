@@ -486,6 +486,10 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
     for arrow in _ARROWS:
         if arrow in s:
             left, _, right = s.partition(arrow)
+            if not left.strip() or not right.strip():
+                side = "before" if not left.strip() else "after"
+                raise NotationError(f"no hexagram {side} {arrow!r} in {raw!r}: the cast, then the hexagram it changes into",
+                                    raw, ("离之乾", "离"))
             base = _parse_single(left.strip(), raw)
             target = _parse_single(right.strip(), raw)
             diff = frozenset(i + 1 for i in range(6) if (base.code ^ target.code) >> i & 1)

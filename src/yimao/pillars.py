@@ -19,10 +19,10 @@ from bisect import bisect_right
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from math import floor
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from yimao.errors import NotationError, UnsupportedDateError
-from yimao.ganzhi import CYCLE, Branch, GanZhi, Stem, hour_stem, month_stem
+from yimao.ganzhi import BRANCHES, CYCLE, Branch, GanZhi, Stem, hour_stem, month_stem
 from yimao.solar_terms import MAX_YEAR, MIN_YEAR, Jie, _instants, jies_around
 
 Pillar = GanZhi | Branch  # a full 干支, or a bare branch when that is all the user gave
@@ -146,6 +146,11 @@ class FourPillars(NamedTuple):
 # --- from a moment -------------------------------------------------------------------------
 
 
+def check_day_start(day_start: int) -> None:
+    if day_start not in DAY_STARTS:
+        raise NotationError(f"day start must be 23 (子初换日) or 0 (晚子时), got {day_start}", day_start, ("23", "0"))
+
+
 def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = None, tz_source: str = "offset") -> FourPillars:
     """The four pillars of an aware moment."""
     if moment.utcoffset() is None:  # naive (or a tzinfo that gives no offset)
@@ -153,8 +158,7 @@ def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = N
             f"naive datetime {moment.isoformat()}: give a time zone, e.g. {moment.isoformat()}+08:00 or --tz Asia/Shanghai",
             moment.isoformat(),
         )
-    if day_start not in DAY_STARTS:
-        raise NotationError(f"day start must be 23 (子初换日) or 0 (晚子时), got {day_start}", day_start, ("23", "0"))
+    check_day_start(day_start)
     utc = moment.astimezone(timezone.utc)
     if not (MIN_YEAR <= utc.year <= MAX_YEAR and MIN_YEAR <= moment.year <= MAX_YEAR):
         raise UnsupportedDateError(
@@ -393,9 +397,7 @@ def parse_pillar(text: str, kind: str) -> Pillar:
         if t.isdecimal():  # not isdigit(): "¹" is a digit int() refuses ("１２" is decimal: 12)
             n = int(t)
             if not 1 <= n <= 12:
-                raise NotationError(
-                    f"month must be 1-12 (1 = 寅月 正月 … 12 = 丑月) or a branch, got {raw!r}", raw, ("1", "12", "寅", "丑")
-                )
+                raise _bad_pillar(kind, raw, t, ())
             return Branch.from_month_number(n)
         if t in _MONTH_WORDS:
             return Branch.from_month_number(_MONTH_WORDS[t])
@@ -403,14 +405,32 @@ def parse_pillar(text: str, kind: str) -> Pillar:
         try:
             return Branch.parse(t)
         except NotationError:
-            raise NotationError(f"not a {kind} branch or 干支: {raw!r}", raw, _pillar_examples(kind)) from None
+            raise _bad_pillar(kind, raw, t, _pillar_examples(kind)) from None
     try:
         return GanZhi.parse(t)
     except NotationError as e:
         try:
             return Branch.parse(t)  # pinyin branch
         except NotationError:
-            raise NotationError(f"not a {kind} branch or 干支: {raw!r}", raw, e.candidates or _pillar_examples(kind)) from None
+            raise _bad_pillar(kind, raw, t, e.candidates or _pillar_examples(kind)) from None
+
+
+def _bad_pillar(kind: str, raw: str, t: str, candidates: Any) -> NotationError:
+    """The error for a pillar that is none, saying what the option takes, and, for what looks
+    like a clock hour, a calendar year or a leap month, what to give instead."""
+    if kind == "month":
+        leap = "months run from 节 to 节, with no leap: " if t.startswith(("闰", "閏")) else ""
+        return NotationError(f"{leap}month must be 1-12 (1 = 寅月 正月 … 12 = 丑月), 正 … 腊, a branch or a 干支, got {raw!r}",
+                             raw, ("1", "12", "寅", "丑"))
+    if t.isdecimal() and kind == "hour" and int(t) <= 24:  # a clock hour: its 时辰 (23:00-00:59 子)
+        branch = BRANCHES[(int(t) + 1) // 2 % 12]
+        return NotationError(f"--hour takes a 时辰 (branch or 干支), not a clock hour: {raw!r} o'clock falls in the {branch} hour",
+                             raw, (str(branch),))
+    if t.isdecimal() and kind == "year" and len(t) == 4 and MIN_YEAR <= int(t) <= MAX_YEAR:  # a calendar year: its 干支 from its 立春
+        gz = GanZhi.from_index((int(t) - 4) % 60)
+        return NotationError(f"--year takes a branch or 干支, not a calendar year: {raw!r} is {gz}年 from its 立春 "
+                             "(for a moment, give --date)", raw, (str(gz), str(gz.branch)))
+    return NotationError(f"not {'an' if kind == 'hour' else 'a'} {kind} branch or 干支: {raw!r}", raw, candidates)
 
 
 def _pillar_examples(kind: str) -> tuple[str, ...]:
