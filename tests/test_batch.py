@@ -8,6 +8,9 @@ import os
 import subprocess
 import sys
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from yimao.batch import MAX_LINE_BYTES, answer, run
 from yimao.pipeline import CastRequest, document, read
 
@@ -29,7 +32,7 @@ def lines_of(objs) -> bytes:
 def run_bytes(data: bytes):
     out = io.BytesIO()
     summary = run(io.BytesIO(data), out)
-    return summary, [json.loads(line) for line in out.getvalue().decode("utf-8").splitlines()]
+    return summary, [json.loads(line) for line in out.getvalue().split(b"\n")[:-1]]  # not splitlines(): U+0085 and U+2028 are no line ends in JSON Lines
 
 
 def test_results_equal_single_casts():
@@ -70,15 +73,21 @@ def test_hostile_lines_are_each_answered_in_order():
         b'{"hex": "\xe4\xb9\xbe", "day_start": "23"}\n',
         lines_of([GOOD[1]]),
         b'{"hex": "\\u0000\\ud800"}\n',
+        b'{"hex": null, "month": "3"}\n',  # was an internal error that ended the run
+        b'{"hex": "\xe4\xb9\xbe", "month": 123456789012345678901234567890}\n',
+        b"\xef\xbb\xbf" + lines_of([GOOD[1]]),  # a byte order mark: only the first line may have one
     ]
     summary, results = run_bytes(b"".join(hostile))
     assert summary.blank == 2
-    assert summary.ok == 2 and summary.errors == 12
-    assert len(results) == 14
+    assert summary.ok == 2 and summary.errors == 15 and summary.defects == 0
+    assert len(results) == 17
     # every error names its input line, in order
     error_lines = [r["line"] for r in results if "error" in r]
-    assert error_lines == sorted(error_lines) == [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16]
-    assert results[0]["schema_version"] == 1 and results[-2]["schema_version"] == 1
+    assert error_lines == sorted(error_lines) == [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19]
+    assert [r["error"]["message"] for r in results[-3:]][:2] == ["hex must be a string, got null (did you mean: 离之乾, 798788?)",
+                                                                 "month must be a string, got a number"]
+    assert "BOM" in results[-1]["error"]["message"]
+    assert results[0]["schema_version"] == 1 and results[12]["schema_version"] == 1  # lines 1 and 15
     for r in results:
         if "error" in r:
             assert r["error"]["message"] and set(r) == {"line", "error"}
@@ -353,3 +362,55 @@ def test_the_summary_counts_charts_not_error_lines():
     assert s.rate == 1.5 and "1 ok" not in s.line() and s.line().endswith("2 charts/s")
     r = subprocess.run([sys.executable, "-m", "yimao", "batch"], input=b'{"hex": "xyz"}\n' * 3, capture_output=True, env=ENV, timeout=60)
     assert r.returncode == 2 and r.stderr.decode().endswith("0 ok, 3 errors, 0 blank skipped, 0 charts/s\n")
+
+
+def test_a_byte_order_mark_opens_the_first_line():
+    summary, results = run_bytes(b"\xef\xbb\xbf" + lines_of(GOOD[:2]))
+    assert summary.ok == 2 and results == run_bytes(lines_of(GOOD[:2]))[1]
+
+
+def test_a_defect_on_one_line_is_said_there_and_the_run_goes_on(monkeypatch):
+    """yimao's own failure on a line (here made on purpose) answers that line with an internal
+    error and goes on; the command then exits 1, not 2, and the summary says to report it."""
+    import yimao.batch as batch
+
+    real = batch.answer
+
+    def failing(n, raw):
+        if n == 2:
+            raise ZeroDivisionError("made for the test")
+        return real(n, raw)
+
+    monkeypatch.setattr(batch, "answer", failing)
+    monkeypatch.delenv("YIMAO_DEBUG", raising=False)
+    summary, results = run_bytes(lines_of(GOOD[:3]))
+    assert summary.ok == 2 and summary.errors == summary.defects == 1 and len(results) == 3
+    assert results[1] == {"line": 2, "error": {"message": "internal error (ZeroDivisionError: made for the test); please report it", "value": None}}
+    assert "(1 internal: please report)" in summary.line()
+    from yimao import launch
+
+    monkeypatch.setattr(launch, "stdout", lambda: io.BytesIO())
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(lines_of(GOOD[:3]))))
+    assert launch.run_batch("-") == 1
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
+    | st.sampled_from(["离之乾", "798788", "卯", "戊寅", "2026-12-02T10:00+08:00", "Asia/Shanghai", "官", "疾病", "huo", "23"]),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
+    max_leaves=6,
+)
+REQUEST_KEYS = ("hex", "moving", "date", "tz", "day_start", "year", "month", "day", "hour", "use", "topic", "earth")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(REQUEST_KEYS + ("bogus",)), JSON_VALUES, max_size=6) | JSON_VALUES, min_size=1, max_size=6))
+def test_any_json_in_any_field_is_answered_without_a_defect(requests):
+    """Any JSON value in any field of a request, or any JSON value for a line: every line is
+    answered, in order, with a chart or an error naming it, and none is yimao's own failure."""
+    data = b"".join(json.dumps(r, ensure_ascii=False).encode() + b"\n" for r in requests)
+    summary, results = run_bytes(data)
+    assert summary.defects == 0, [r for r in results if "internal error" in r.get("error", {}).get("message", "")]
+    assert len(results) == len(requests) == summary.ok + summary.errors
+    for n, r in enumerate(results, 1):
+        assert r.get("line", n) == n and ("error" in r) != ("schema_version" in r)

@@ -22,7 +22,7 @@ from typing import IO, Any, NamedTuple
 import orjson
 
 from yimao.errors import YimaoError
-from yimao.pipeline import CastRequest, document_json, read
+from yimao.pipeline import CastRequest, document_json, json_type, read
 from yimao.serialize import dumps
 
 MAX_LINE_BYTES = 1 << 20  # a request is tiny; a megabyte is hostile
@@ -34,10 +34,10 @@ class Summary:
     """What a run did: lines answered with a chart or an error, blank lines skipped, seconds taken.
     (A plain class: a dataclass execs each method it generates, at every start.)"""
 
-    __slots__ = ("ok", "errors", "blank", "seconds", "interrupted")
+    __slots__ = ("ok", "errors", "defects", "blank", "seconds", "interrupted")
 
     def __init__(self) -> None:
-        self.ok = self.errors = self.blank = 0
+        self.ok = self.errors = self.defects = self.blank = 0  # defects: lines yimao failed (among errors)
         self.seconds = 0.0
         self.interrupted = False
 
@@ -49,8 +49,9 @@ class Summary:
 
     def line(self) -> str:
         tail = " (interrupted)" if self.interrupted else ""
+        defects = f" ({self.defects} internal: please report)" if self.defects else ""
         return (
-            f"batch: {self.ok} ok, {self.errors} error{'s' if self.errors != 1 else ''}, "
+            f"batch: {self.ok} ok, {self.errors} error{'s' if self.errors != 1 else ''}{defects}, "
             f"{self.blank} blank skipped, {self.rate:,.0f} charts/s{tail}"
         )
 
@@ -86,7 +87,7 @@ def answer(n: int, raw: bytes) -> bytes | dict[str, Any]:
         if isinstance(obj, _Error):
             return obj.result
     if not isinstance(obj, dict):
-        return error_object(n, f"a JSON object expected, got {type(obj).__name__}", raw.decode()[:80])
+        return error_object(n, f"a JSON object expected, got {json_type(obj)}", raw.decode()[:80])
     try:
         return document_json(read(CastRequest.from_mapping(obj)))
     except YimaoError as e:
@@ -210,6 +211,8 @@ def _lenient(n: int, raw: bytes) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         return _Error(error_object(n, f"not UTF-8 ({e.reason} at byte {e.start})", raw[max(0, e.start - 8) : e.start + 8].hex()))
+    if n == 1 and text.startswith("\ufeff"):  # a byte order mark, as some Windows editors save a file
+        text = text[1:]
     try:
         return json.loads(text)
     except RecursionError:
@@ -246,7 +249,13 @@ def run(
             if not body:
                 summary.blank += 1
                 continue
-            result = answer(n, body)
+            try:
+                result = answer(n, body)
+            except Exception as e:  # a defect of yimao, not bad input: said on its line, and the run goes on
+                if os.environ.get("YIMAO_DEBUG"):
+                    raise
+                result = error_object(n, f"internal error ({type(e).__name__}: {e}); please report it", None)
+                summary.defects += 1
             if type(result) is bytes:
                 writer.put(result)
                 summary.ok += 1

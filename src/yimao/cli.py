@@ -391,7 +391,7 @@ def batch(
     Each request takes the options of cast: {"hex": "离之乾", "date": "2026-12-02T10:00+08:00"}
     or pillars instead of a date ({"hex": "大畜之离", "month": "卯", "day": "戊寅", "use": "父"}).
     A bad line gives {"line": n, "error": {...}} and the run goes on. Exit 0 when every line
-    succeeded, 2 when some failed.
+    succeeded, 2 when some failed (1 when yimao itself failed on one).
 
     Example: yimao batch requests.jsonl > charts.jsonl
     """

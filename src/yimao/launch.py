@@ -211,7 +211,7 @@ def run_batch(file: str) -> int:
         err(summary.line())
     except BaseException as e:
         return exit_code(e)
-    return 130 if summary.interrupted else EXIT_USAGE if summary.errors else 0
+    return 130 if summary.interrupted else EXIT_INTERNAL if summary.defects else EXIT_USAGE if summary.errors else 0
 
 
 def _regular_file_size(stream: BinaryIO) -> int | None:

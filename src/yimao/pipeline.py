@@ -61,9 +61,18 @@ class CastRequest(NamedTuple):
             elif name in ("month", "year") and isinstance(v, int) and not isinstance(v, bool):
                 v = str(v)
             elif not isinstance(v, str):
-                raise NotationError(f"{name} must be a string, got {type(v).__name__}", v)
+                raise NotationError(f"{name} must be a string, got {json_type(v)}", v)
             kwargs[name] = v
+        if "hex" not in kwargs:
+            raise NotationError("hex must be a string, got null", None, ("离之乾", "798788"))
         return CastRequest(**kwargs)
+
+
+def json_type(v: Any) -> str:
+    """The JSON name of a decoded value's type, for messages about a request."""
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(v), "a number" if isinstance(v, (int, float)) else type(v).__name__
+    )
 
 
 _FIELDS = CastRequest._fields
