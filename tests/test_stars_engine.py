@@ -242,3 +242,25 @@ def test_engine_agrees_with_a_direct_reading(cast, month, day, year, hour, topic
     per_line = line_ids(standing)
     for pos in range(1, 7):
         assert per_line.get(pos, []) == [e["id"] for e in entries if pos in e["lines"]]
+
+
+def test_a_topics_groups_are_the_groups_of_all_stars_kept_to_it():
+    """`_standing` derives a topic's groups from those of all stars (`_of_topic`); built from the
+    catalogue for that topic (`_groups`) they are the same, in the same order, for every topic,
+    source and key."""
+    from yimao.ganzhi import BRANCHES, CYCLE
+    from yimao.stars import place
+
+    branches = [b.value for b in BRANCHES]
+    keys = {
+        "month": branches,
+        "year": branches,
+        "day": [str(g) for g in CYCLE],
+        "month_hour": [(m, h) for m in branches for h in branches],
+        "year_month": [(y, m) for y in branches for m in branches],
+    }
+    for topic in catalogue().topics:
+        for source, values in keys.items():
+            for key in values:
+                assert place._standing(topic, source, key) == place._groups(topic, source, key), (topic, source, key)
+    assert any(place._standing(t, "month", "寅") != place._standing(None, "month", "寅") for t in catalogue().topics)

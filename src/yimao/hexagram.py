@@ -310,6 +310,7 @@ class Hexagram(NamedTuple):
         raise UnknownNameError(f"unknown hexagram: {raw!r}", raw, _suggest(t))
 
 
+@lru_cache(maxsize=256)  # a batch may repeat a bad name many times; difflib is slow
 def _suggest(t: str) -> tuple[str, ...]:
     if not t:
         return ("乾", "坤", "离", "既济")
