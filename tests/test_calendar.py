@@ -207,6 +207,41 @@ def test_unknown_zone_suggests_close_names():
     assert "Asia/Shanghai" in e.value.candidates
 
 
+def _either_parser(text: str):
+    """What the standard library, or failing it dateutil, reads `text` as (None: neither)."""
+    from dateutil.parser import isoparse
+
+    for parse in (datetime.fromisoformat, isoparse):
+        try:
+            return parse(text)
+        except (ValueError, OverflowError):
+            pass
+    return None
+
+
+ISO_PIECES = st.sampled_from(["2026", "-", "12", "02", "336", "T", " ", "24", "10", ":", "00", "+08:00", "Z", "W49", "3", ",5", "1"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(ISO_PIECES, max_size=8).map("".join))
+def test_dateutil_is_asked_only_where_it_can_help(text):
+    """parse_moment asks dateutil only for the forms fromisoformat lacks (`_DATEUTIL_ONLY`): any
+    text reads as the better of the two parsers reads it, or is refused as neither reads it."""
+    expected = _either_parser(text.strip())  # parse_moment strips its text
+    if expected is None or not (2 <= expected.year <= 9998):
+        with pytest.raises(NotationError):
+            parse_moment(text, tz="+08:00")
+        return
+    if expected.tzinfo is None:
+        expected = expected.replace(tzinfo=timezone(timedelta(hours=8)))
+    assert parse_moment(text, tz="+08:00")[0] == expected
+
+
+@pytest.mark.parametrize("text", ["2026", "2026-12", "2026-336T10:00+08:00", "2026336T1000", "2026-12-02T24:00", "20261202T2400"])
+def test_forms_only_dateutil_reads(text):
+    assert parse_moment(text, tz="+08:00")[0] == _either_parser(text).replace(tzinfo=None).replace(tzinfo=timezone(timedelta(hours=8)))
+
+
 @pytest.mark.parametrize("text", ["２０２６-１２-０２T１０:００+０８:００", "２０２６－１２－０２ １０：００＋０８：００"])
 def test_full_width_dates_read_as_their_ascii_forms(text):
     """Digits and signs as a Chinese input method types them read as the same moment; the error
@@ -316,3 +351,13 @@ def test_lunar_dates_before_the_gregorian_reform():
         assert (ours.year, ours.month, ours.leap, ours.day) == (
             ld.get_lunar_month().get_lunar_year().get_year(), ld.get_lunar_month().get_month(),
             ld.get_lunar_month().is_leap(), ld.get_day()), d
+
+
+def test_a_malformed_date_is_refused_without_importing_dateutil():
+    """dateutil costs ~25 ms to import, once per process: a batch with one bad date paid it."""
+    code = ("import sys\nfrom yimao.pillars import parse_moment\nfor t in ('2026-02-30', 'yesterday', '2026-13-40T10:00', ''):\n"
+            "    try:\n        parse_moment(t, tz='+08:00')\n    except Exception:\n        pass\nprint('dateutil' in sys.modules)")
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False", out.stderr

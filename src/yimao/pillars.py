@@ -313,6 +313,20 @@ def parse_tz(text: str) -> tzinfo:
         ) from None
 
 
+def _dateutil_may_read(t: str) -> bool:
+    """False where dateutil's isoparse surely fails too: a text not opening with a year's four
+    digits, or opening with a calendar date that does not exist (2026-02-30, 2026-13-01: the
+    usual malformed date; what follows its year and month can be no ordinal nor week date)."""
+    if not (t[:4].isdecimal() and t[:4].isascii()):
+        return False
+    if len(t) >= 10 and t[4] == "-" == t[7] and t[5:7].isdecimal() and t[8:10].isdecimal() and t[:10].isascii():
+        try:
+            date(int(t[:4]), int(t[5:7]), int(t[8:10]))
+        except ValueError:
+            return False
+    return True
+
+
 def parse_moment(text: str, tz: str | None = None) -> tuple[datetime, str, str]:
     """Parse an ISO 8601 date-time; return (aware moment, zone label, where the zone came from).
 
@@ -327,11 +341,15 @@ def parse_moment(text: str, tz: str | None = None) -> tuple[datetime, str, str]:
     try:
         dt = datetime.fromisoformat(t)  # the common forms, without importing dateutil
     except ValueError:
-        from dateutil import parser as dparser
+        dt = None
+        if _dateutil_may_read(t):  # else it can do no better, and importing it costs ~25 ms
+            from dateutil import parser as dparser
 
-        try:
-            dt = dparser.isoparse(t)  # the rest of ISO 8601 (week dates, ordinal dates …)
-        except (ValueError, OverflowError):
+            try:
+                dt = dparser.isoparse(t)
+            except (ValueError, OverflowError):
+                pass
+        if dt is None:
             raise NotationError(
                 f"not an ISO 8601 date-time: {raw!r}", raw, ("2026-12-02T10:00+08:00", "2026-12-02 10:00", "2026-12-02")
             ) from None
