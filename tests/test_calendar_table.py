@@ -6,7 +6,7 @@ import importlib.util
 from pathlib import Path
 
 from yimao.pillars import _lunar_months, _lunar_months_tyme
-from yimao.solar_terms import _jies_tyme, jies, precomputed
+from yimao.solar_terms import _jies_tyme, _search_entry, jies, precomputed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,3 +28,12 @@ def test_table_file_is_current():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     assert (ROOT / "src" / "yimao" / "data" / "calendar.json").read_text(encoding="utf-8") == mod.render()
+
+
+def test_an_entry_searched_in_the_text_is_the_entry_of_the_parsed_table():
+    """precomputed_entry searches the text for a command's few years, and looks a batch's up in
+    the whole table parsed: the same entries either way, and None outside the table."""
+    table = precomputed()
+    for section in ("jie", "lunar"):
+        for y in range(1890, 2111):
+            assert _search_entry(section, y) == table[section].get(str(y)), (section, y)

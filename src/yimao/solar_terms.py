@@ -88,8 +88,21 @@ def precomputed_entry(section: str, year: int) -> list | None:
     """`precomputed()[section].get(str(year))`, decoding that one entry alone.
 
     Parsing the whole table (201 years of 节 and of lunar months) costs a command some 3 ms,
-    and a command needs a year or two of it.
+    and a command needs a year or two of it. A batch needs hundreds: after `_SEARCHES` entries
+    found by searching the text, the whole table is parsed once and looked up.
     """
+    if _searched[0] >= _SEARCHES:
+        table = precomputed()
+        return None if table is None else table.get(section, {}).get(str(year))
+    _searched[0] += 1
+    return _search_entry(section, year)
+
+
+_SEARCHES = 8  # a command's (a year, the one before or after, their lunar years)
+_searched = [0]
+
+
+def _search_entry(section: str, year: int) -> list | None:
     import json
 
     text = _table_text()
