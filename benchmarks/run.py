@@ -9,8 +9,10 @@ user + system time, which other work on a shared machine disturbs much less):
   over requests it has not seen (random casts and moments, after a warm-up on others, as in a
   long batch); the baseline is a fixed pure-Python calibration loop;
 - batch: 10,000 lines end to end through `yimao batch` (a new process, output to a file, then
-  discarded), and the first 3,000 of them alone, with peak memory, beside the floor of reading
-  the same JSON Lines in Python;
+  discarded), the first 3,000 of them alone, and 3,000 mixed requests (names and coins, dates in
+  five zones and stated pillars, topics, 1 in 20 lines bad: charts per second count the lines
+  answered with a chart), with peak memory, beside the floor of reading the same JSON Lines in
+  Python;
 - cold start: `yimao cast … --json`, `yimao --help` and `yimao batch` on empty input, each
   beside `python -c "import typer, rich"` (the framework floor); the commands are run in turn,
   round after round, and each figure is a median (yimao's modules byte-compiled first, as an
@@ -51,6 +53,47 @@ def workload(n: int, seed: int = SEED) -> list[CastRequest]:
         c = rng.choice(casts)
         moment = start + timedelta(minutes=rng.randrange(100 * 365 * 24 * 60))
         out.append(CastRequest(hex=c.coins(), date=moment.isoformat(), use=rng.choice(USES)))
+    return out
+
+
+MALFORMED = ('{"hex": "xyz"}', '{"hex": "离", "month": "13"}', "not json", '{"hex": "离之乾", "date": "2026-02-30"}', "[]", '{"hex": null}')
+
+
+def mixed_lines(n: int, seed: int = SEED + 2) -> list[bytes]:
+    """n request lines as a study might send them: casts as coins (3 in 5) or names, with or
+    without 之; moments over 1901-2100 in five zones, a tenth with the day starting at 0:00, or
+    pillars as the book states them (1 in 5); 用神 and topics; 1 in 20 malformed or bad."""
+    from yimao.ganzhi import CYCLE, BRANCHES
+    from yimao.hexagram import HEXAGRAMS
+
+    rng = random.Random(seed)
+    names = [h.short_name for h in HEXAGRAMS]
+    start = datetime(1901, 1, 1, tzinfo=timezone.utc)
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.05:
+            out.append(rng.choice(MALFORMED).encode() + b"\n")
+            continue
+        if rng.random() < 0.6:
+            cast = "".join(rng.choice("6789") for _ in range(6))
+        else:
+            cast = rng.choice(names) + ("之" + rng.choice(names) if rng.random() < 0.5 else "")
+        req: dict = {"hex": cast}
+        if rng.random() < 0.2:
+            req["month"] = rng.choice([b.value for b in BRANCHES] + [str(m) for m in range(1, 13)])
+            req["day"] = str(rng.choice(CYCLE))
+        else:
+            moment = start + timedelta(minutes=rng.randrange(199 * 365 * 24 * 60))
+            req["date"] = moment.strftime("%Y-%m-%dT%H:%M") + rng.choice(["+08:00", "Z", "-05:00", "+05:30", "+09:00"])
+            if rng.random() < 0.1:
+                req["day_start"] = 0
+        use = rng.choice(USES + ("3",))
+        if use:
+            req["use"] = use
+        topic = rng.choice((None,) * 6 + ("疾病", "婚姻", "求财"))
+        if topic:
+            req["topic"] = topic
+        out.append(json.dumps(req, ensure_ascii=False).encode() + b"\n")
     return out
 
 
@@ -131,6 +174,17 @@ def batch(lines: int, short: int) -> list[tuple[str, str, str]]:
             with open(os.path.join(tmp, "out.jsonl"), "wb") as out:
                 runs.append(_child([sys.executable, "-m", "yimao", "batch", short_path], stdout=out))
         short_wall, short_cpu = statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+        # the same number of mixed requests, as the issue judges batch: charts are the lines answered with one
+        mixed_path = os.path.join(tmp, "mixed.jsonl")
+        with open(mixed_path, "wb") as g:
+            g.writelines(mixed_lines(short))
+        runs = []
+        for _ in range(3):
+            with open(os.path.join(tmp, "out.jsonl"), "wb") as out:
+                runs.append(_child([sys.executable, "-m", "yimao", "batch", mixed_path], stdout=out))
+            with open(os.path.join(tmp, "out.jsonl"), "rb") as out:
+                charts = sum(1 for line in out if line.startswith(b'{"schema_version"'))
+        mixed_wall, mixed_cpu = statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
     return [
         (f"read {lines:,} JSON lines in Python (floor)", f"{floor[0]:.2f} s wall, {floor[1]:.2f} s CPU", "1 / 1"),
         (
@@ -147,6 +201,11 @@ def batch(lines: int, short: int) -> list[tuple[str, str, str]]:
             f"yimao batch, first {short:,} lines (median of 3)",
             f"{short_wall:.2f} s wall, {short_cpu:.2f} s CPU  ({short / short_wall:,.0f} charts/s; {short / short_cpu:,.0f}/CPU-s)",
             f"{short_wall / floor[0]:.1f} / {short_cpu / floor[1]:.1f}",
+        ),
+        (
+            f"yimao batch, {short:,} mixed requests (median of 3)",
+            f"{mixed_wall:.2f} s wall, {mixed_cpu:.2f} s CPU  ({charts / mixed_wall:,.0f} charts/s; {charts / mixed_cpu:,.0f}/CPU-s)",
+            f"{mixed_wall / floor[0]:.1f} / {mixed_cpu / floor[1]:.1f}",
         ),
         ("yimao batch peak memory (max RSS)", f"{peak / 1024:.0f} MiB", ""),
     ]
