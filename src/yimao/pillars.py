@@ -317,7 +317,7 @@ def _dateutil_may_read(t: str) -> bool:
     """False where dateutil's isoparse surely fails too: a text not opening with a year's four
     digits, or opening with a calendar date that does not exist (2026-02-30, 2026-13-01: the
     usual malformed date; what follows its year and month can be no ordinal nor week date)."""
-    if not (t[:4].isdecimal() and t[:4].isascii()):
+    if not (len(t) >= 4 and t[:4].isdecimal() and t[:4].isascii()):
         return False
     if len(t) >= 10 and t[4] == "-" == t[7] and t[5:7].isdecimal() and t[8:10].isdecimal() and t[:10].isascii():
         try:
