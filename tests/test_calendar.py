@@ -225,7 +225,7 @@ ISO_PIECES = st.sampled_from(["2026", "-", "12", "02", "336", "T", " ", "24", "1
 @settings(max_examples=400, deadline=None)
 @given(st.lists(ISO_PIECES, max_size=8).map("".join))
 def test_dateutil_is_asked_only_where_it_can_help(text):
-    """parse_moment asks dateutil only for the forms fromisoformat lacks (`_DATEUTIL_ONLY`): any
+    """parse_moment asks dateutil only where it may read what fromisoformat does not: any
     text reads as the better of the two parsers reads it, or is refused as neither reads it."""
     expected = _either_parser(text.strip())  # parse_moment strips its text
     if expected is None or not (2 <= expected.year <= 9998):
