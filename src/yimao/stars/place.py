@@ -216,6 +216,7 @@ def _of_topic(groups: tuple[_Group, ...], keep: frozenset[int]) -> tuple[_Group,
     first member): what `_groups` gives for a topic (a test checks every topic and key)."""
     out = []
     whole = keep.issuperset
+    cut = False
     for g in groups:
         if whole(g.indices):  # most groups
             out.append(g)
@@ -223,7 +224,9 @@ def _of_topic(groups: tuple[_Group, ...], keep: frozenset[int]) -> tuple[_Group,
         kept = [k for k, i in enumerate(g.indices) if i in keep]
         if kept:
             out.append(_Group(g.mask, g.ganzhi, *(tuple(map(seq.__getitem__, kept)) for seq in (g.members, g.entries, g.indices))))
-    out.sort(key=lambda g: g.indices[0])
+            cut = True
+    if cut:  # a group that lost its first member may now come later
+        out.sort(key=lambda g: g.indices[0])
     return tuple(out)
 
 
