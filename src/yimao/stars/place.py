@@ -17,7 +17,7 @@ so they can never disagree.
 from __future__ import annotations
 
 from functools import cache
-from operator import or_
+from operator import itemgetter, or_
 from typing import Any, NamedTuple
 
 import orjson
@@ -416,11 +416,16 @@ def encoded(standing: Standing) -> tuple[list[bytes], dict[int, bytes]]:
             slots[i] = join(ends)
         for pos in f[1]:
             per[pos] += g[4]
-    ids = _id_list().__getitem__
-    return (
-        [b"[", b",".join(filter(None, slots)), b"]"],
-        {pos: orjson.dumps(list(map(ids, sorted(got)))) for pos, got in enumerate(per) if got},
-    )
+    quoted, alone = _quoted_ids()
+    join = b",".join
+    lines = {}
+    for pos, got in enumerate(per):
+        if len(got) > 1:  # the ids' JSON strings picked in one C call (itemgetter), then joined
+            got.sort()
+            lines[pos] = b"[" + join(itemgetter(*got)(quoted)) + b"]"
+        elif got:
+            lines[pos] = alone[got[0]]
+    return [b"[", b",".join(filter(None, slots)), b"]"], lines
 
 
 def stars_json(standing: Standing) -> bytes:
@@ -436,6 +441,13 @@ def line_ids(standing: Standing) -> dict[int, list[str]]:
             per[pos] += g[4]
     ids = _id_list().__getitem__
     return {pos: list(map(ids, sorted(got))) for pos, got in enumerate(per) if got}
+
+
+@cache
+def _quoted_ids() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """Each star's id as a JSON string, and as a JSON array of it alone, by catalogue index."""
+    quoted = tuple(orjson.dumps(i) for i in _ids())
+    return quoted, tuple(b"[" + q + b"]" for q in quoted)
 
 
 @cache
