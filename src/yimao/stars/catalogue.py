@@ -110,7 +110,7 @@ class Star(NamedTuple):
         """Positions and masks for a basis key (or (key, key) for two-key bases): (positions,
         mask of branches covered, mask of stems, whole 干支), or None for no place. Computed
         once per star and key."""
-        return _entry(self, key)
+        return star_entry(self, key)
 
     @property
     def quote(self) -> Quote | None:
@@ -189,7 +189,7 @@ class Catalogue(NamedTuple):
 
 
 @cache
-def _entry(star: Star, key: Any) -> tuple[tuple[str, ...], int, int, frozenset[str]] | None:
+def star_entry(star: Star, key: Any) -> tuple[tuple[str, ...], int, int, frozenset[str]] | None:
     if isinstance(key, tuple):
         inner = star.table.get(key[0]) if key[0] is not None else None
         pos = inner.get(key[1]) if inner is not None and key[1] is not None else None

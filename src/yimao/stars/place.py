@@ -25,7 +25,7 @@ import orjson
 from yimao.chart import Chart, Use
 from yimao.errors import UnknownNameError
 from yimao.ganzhi import Branch
-from yimao.stars.catalogue import Star, basis_values, catalogue
+from yimao.stars.catalogue import Star, basis_values, catalogue, star_entry
 
 PARTS = ("本爻", "变爻", "伏神")
 
@@ -198,17 +198,38 @@ def _standing(topic: str | None, source: str, key: Any) -> tuple[_Group, ...]:
 
 def _groups(topic: str | None, source: str, key: Any) -> tuple[_Group, ...]:
     """`_standing(topic, source, key)` built from the catalogue."""
-    groups: dict[tuple[int, frozenset[str]], list[tuple[Any, ...]]] = {}
-    for i, star in _of_source(topic, source):
-        k = key[0] if star.basis == "day_stem" and key is not None else key  # a day's stem
-        entry = star.entry(k)
+    groups: dict[tuple[int, frozenset[str]], list[Any]] = {}
+    stem = key[0] if key is not None else None  # a day's stem, for the stars of the day's stem
+    new = tuple.__new__  # no Python-level NamedTuple __new__: a run builds some 3,000 members
+    for i, star, of_stem, head, no_variants in _source_stars(topic, source):
+        k = stem if of_stem else key
+        entry = star_entry(star, k)  # `star.entry` without its call
         if entry is not None:
             positions, bmask, smask, ganzhi = entry
-            groups.setdefault((bmask | smask << 12, ganzhi), []).append((i, star, positions, _variant_positions(star, k)))
-    return tuple(
-        _Group(mask, ganzhi, tuple(members), tuple(_pieces(*m) for m in members), tuple(m[0] for m in members))
-        for (mask, ganzhi), members in groups.items()
-    )
+            if no_variants:
+                variants, tail = (), _NO_VARIANTS
+            else:
+                variants = _variant_positions(star, k)
+                tail = _variants_json(variants)
+            # the entry in the document but for the fields of the chart's hits: its fields up to
+            # `positions`, and `variants` with the closing brace (joined by the hits' fields, one
+            # C call makes the entry); what does not depend on the key is encoded once per star
+            piece = i, (head + orjson.dumps(positions) + b",", tail)
+            group = groups.get((bmask | smask << 12, ganzhi))
+            if group is None:
+                groups[bmask | smask << 12, ganzhi] = [[(i, star, positions, variants)], [piece], [i]]
+            else:
+                group[0].append((i, star, positions, variants))
+                group[1].append(piece)
+                group[2].append(i)
+    return tuple(new(_Group, (mask, ganzhi, tuple(g[0]), tuple(g[1]), tuple(g[2]))) for (mask, ganzhi), g in groups.items())
+
+
+@cache
+def _source_stars(topic: str | None, source: str) -> tuple[tuple[int, Star, bool, bytes, bool], ...]:
+    """`_of_source` with what `_groups` asks of each star for every key: whether it is read
+    from the day's stem, its entry's head (`_head`), and whether it has no variants."""
+    return tuple((i, star, star.basis == "day_stem", _head(star), not star.variants) for i, star in _of_source(topic, source))
 
 
 def _of_topic(groups: tuple[_Group, ...], keep: frozenset[int]) -> tuple[_Group, ...]:
@@ -235,13 +256,6 @@ def _topic_indices(topic: str) -> frozenset[int]:
     return frozenset(i for i, _ in _on_charts(topic))
 
 
-def _pieces(i: int, star: Star, positions: tuple[str, ...], variants: tuple[Any, ...]) -> tuple[int, tuple[bytes, bytes]]:
-    """A star's entry in the document for one key, but for the fields of the chart's hits: its
-    fields up to `positions`, and `variants` with the closing brace (joined by the hits' fields:
-    one C call makes the entry). What does not depend on the key is encoded once per star."""
-    return i, (_head(star) + orjson.dumps(positions) + b",", _variants_json(variants))
-
-
 @cache
 def _head(star: Star) -> bytes:
     """A star's entry from its `{` to its `"positions":`."""
@@ -257,6 +271,9 @@ def _head(star: Star) -> bytes:
         "text": {"passage": q.passage, "original": q.original} if q else None,
     }
     return orjson.dumps(head)[:-1] + b',"positions":'
+
+
+_NO_VARIANTS = b'"variants":[]}'
 
 
 @cache
