@@ -236,15 +236,15 @@ def _of_topic(groups: tuple[_Group, ...], keep: frozenset[int]) -> tuple[_Group,
     """`groups` with only the members in `keep`, in the order `_groups` builds them in (by
     first member): what `_groups` gives for a topic (a test checks every topic and key)."""
     out = []
-    whole = keep.issuperset
+    whole, none = keep.issuperset, keep.isdisjoint
     cut = False
     for g in groups:
-        if whole(g.indices):  # most groups
+        indices = g[4]
+        if whole(indices):  # most groups: all of them in the topic, or (below) none
             out.append(g)
-            continue
-        kept = [k for k, i in enumerate(g.indices) if i in keep]
-        if kept:
-            out.append(_Group(g.mask, g.ganzhi, *(tuple(map(seq.__getitem__, kept)) for seq in (g.members, g.entries, g.indices))))
+        elif not none(indices):
+            kept = [k for k, i in enumerate(indices) if i in keep]
+            out.append(tuple.__new__(_Group, (g[0], g[1], *(tuple(map(seq.__getitem__, kept)) for seq in (g[2], g[3], indices)))))
             cut = True
     if cut:  # a group that lost its first member may now come later
         out.sort(key=lambda g: g.indices[0])
