@@ -16,7 +16,10 @@ user + system time, which other work on a shared machine disturbs much less):
 - cold start: `yimao cast … --json`, `yimao --help` and `yimao batch` on empty input, each
   beside `python -c "import typer, rich"` (the framework floor); the commands are run in turn,
   round after round, and each figure is a median (yimao's modules byte-compiled first, as an
-  installed package's are).
+  installed package's are);
+- with `--peer-python PY` (a Python with PyPI's `najia` installed), that peer beside yimao: its
+  chart and text in process over casts and moments drawn as `in_process` draws them, beside the
+  calibration loop run in its own Python, and its command's cold start among the others.
 """
 
 from __future__ import annotations
@@ -140,6 +143,43 @@ def in_process(n: int) -> list[tuple[str, str, str]]:
     ]
 
 
+# A peer for comparison (`--peer-python PY`, a Python with PyPI's `najia` installed: MIT, a 纳甲
+# chart (卦, 六亲, 六神, 世应, 旬空) as text, and no rules, stars or JSON). Run in PY, with the
+# calibration loop beside it, over casts and moments drawn as `in_process` draws them.
+_PEER_SCRIPT = """
+import json, sys, time
+from najia import Najia
+exec(sys.argv[1])  # calibrate()
+items = json.load(sys.stdin)
+for params, date in items[:50]:
+    Najia(0).compile(params=params, date=date).render()
+base = calibrate()
+t, c = time.perf_counter(), time.process_time()
+for params, date in items[50:]:
+    Najia(0).compile(params=params, date=date).render()
+n = len(items) - 50
+print(json.dumps([base, [(time.perf_counter() - t) / n, (time.process_time() - c) / n]]))
+"""
+_NAJIA_PARAMS = {"7": 1, "8": 2, "9": 3, "6": 4}  # najia: odd yang, even yin, 3 and 4 moving
+
+
+def peer(py: str, n: int) -> list[tuple[str, str, str]]:
+    import inspect
+
+    items = []
+    for r in workload(50 + n, seed=SEED + 3):
+        moment = datetime.fromisoformat(r.date)
+        items.append([[_NAJIA_PARAMS[c] for c in r.hex], moment.strftime("%Y-%m-%d %H:%M")])
+    out = subprocess.run([py, "-c", _PEER_SCRIPT, inspect.getsource(calibrate)], input=json.dumps(items).encode(),
+                         capture_output=True, check=True)
+    (bw, bc), (w, c) = json.loads(out.stdout)
+    return [
+        ("calibration loop, in the peer's Python", f"{bw * 1e3:.2f} ms wall, {bc * 1e3:.2f} ms CPU", "1 / 1"),
+        ("najia: chart + its text, in process", f"{w * 1e6:.0f} µs wall, {c * 1e6:.0f} µs CPU  ({1 / w:,.0f}/s)",
+         f"{w / bw:.4f} / {c / bc:.4f}"),
+    ]
+
+
 def _child(cmd: list[str], stdin: bytes | None = None, stdout=subprocess.DEVNULL) -> tuple[float, float]:
     """Wall and CPU (user + system) seconds of one run of `cmd` in a new process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -211,7 +251,7 @@ def batch(lines: int, short: int) -> list[tuple[str, str, str]]:
     ]
 
 
-def cold_start(rounds: int) -> list[tuple[str, str, str]]:
+def cold_start(rounds: int, peer_py: str | None = None) -> list[tuple[str, str, str]]:
     py = sys.executable
     # Byte-compile yimao first, as `pip install` does for an installed package (and as typer and
     # rich, the floor, already are): an editable checkout under PYTHONDONTWRITEBYTECODE=1 would
@@ -228,6 +268,8 @@ def cold_start(rounds: int) -> list[tuple[str, str, str]]:
         "yimao --help": [py, "-m", "yimao", "--help"],
         "yimao batch (empty input)": [py, "-m", "yimao", "batch", os.devnull],
     }
+    if peer_py:  # the same cast and moment, its chart as text
+        commands["najia -p 1,4,1,1,4,1 -d … (peer)"] = [peer_py, "-m", "najia", "-p", "1,4,1,1,4,1", "-d", "2026-12-02 10:00"]
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
     for _ in range(rounds):  # in turn, so that a change in the machine's load touches all alike
         for name, cmd in commands.items():
@@ -240,6 +282,7 @@ def cold_start(rounds: int) -> list[tuple[str, str, str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a smaller workload")
+    ap.add_argument("--peer-python", metavar="PY", help="a Python with PyPI's najia installed, to measure it beside yimao")
     args = ap.parse_args()
     n = 500 if args.quick else 2000
     lines = 2000 if args.quick else 10_000
@@ -248,8 +291,10 @@ def main() -> None:
     sections = [
         ("in process, one core (fresh requests after a warm-up)", in_process(n), "ratio wall / CPU"),
         ("batch", batch(lines, short), "ratio wall / CPU"),
-        (f"cold start (medians of {rounds})", cold_start(rounds), "ratio wall / CPU"),
+        (f"cold start (medians of {rounds})", cold_start(rounds, args.peer_python), "ratio wall / CPU"),
     ]
+    if args.peer_python:
+        sections.insert(1, ("peer, in process (fresh requests after a warm-up)", peer(args.peer_python, n), "ratio wall / CPU"))
     width = max(len(r[0]) for _, rows, _ in sections for r in rows) + 2
     for title, rows, ratio_name in sections:
         print(f"\n{title}")
