@@ -143,7 +143,8 @@ def read(req: CastRequest) -> Reading:
     chart = build_chart(the_cast, p, school)
     use = resolve_use(chart, req.use) if req.use else None
     analyse, stand = _engines()
-    return Reading(chart, use, analyse(chart, use), stand(chart, use=use, topic=req.topic), req.topic)
+    # without the NamedTuple's Python-level __new__: every line makes one
+    return tuple.__new__(Reading, (chart, use, analyse(chart, use), stand(chart, use=use, topic=req.topic), req.topic))
 
 
 @cache

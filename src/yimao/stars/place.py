@@ -384,7 +384,7 @@ def stand(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> 
                         f = fs[1] if fs[2] & focus else fs[0]
                     found[bits] = f
                 touched.append((g, f, day_match))
-    return Standing(tuple(touched))
+    return tuple.__new__(Standing, (tuple(touched),))  # without the Python-level __new__
 
 
 def _found(by_bit: tuple[int, ...], bits: int, focus: int) -> Found:
