@@ -171,7 +171,9 @@ def peer(py: str, n: int) -> list[tuple[str, str, str]]:
         moment = datetime.fromisoformat(r.date)
         items.append([[_NAJIA_PARAMS[c] for c in r.hex], moment.strftime("%Y-%m-%d %H:%M")])
     out = subprocess.run([py, "-c", _PEER_SCRIPT, inspect.getsource(calibrate)], input=json.dumps(items).encode(),
-                         capture_output=True, check=True)
+                         capture_output=True)
+    if out.returncode:
+        raise SystemExit(f"--peer-python {py}: the peer did not run (is najia installed there?)\n{out.stderr.decode()[-600:]}")
     (bw, bc), (w, c) = json.loads(out.stdout)
     return [
         ("calibration loop, in the peer's Python", f"{bw * 1e3:.2f} ms wall, {bc * 1e3:.2f} ms CPU", "1 / 1"),
