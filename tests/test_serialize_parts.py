@@ -265,6 +265,23 @@ def test_moment_texts():
         assert _moment_texts(moment) == expected, moment
 
 
+def test_jie_json_is_the_jie_dict_encoded():
+    """A 节 in a zone, written directly, is `_jie_in`'s dict encoded: for 节 of the first and last
+    supported years, around the year 1000, and of today, in zones east and west, whole-hour and
+    not."""
+    from yimao.serialize import _jie_in, _jie_json
+    from yimao.solar_terms import jies
+
+    for year in (2, 999, 1000, 1001, 1900, 2026, 2100, 9998):
+        for j in jies(year):
+            for zone in (*ZONES, timezone.utc, timezone(timedelta(hours=14)), timezone(timedelta(hours=-12))):
+                try:
+                    expected = orjson.dumps(_jie_in(j, zone))
+                except (OverflowError, ValueError):  # outside datetime's range in that zone
+                    continue
+                assert _jie_json((j, zone)) == expected, (j, zone)
+
+
 @pytest.mark.parametrize("h", HEXAGRAMS[:8])
 def test_a_line_built_by_hand(h):
     chart = build_chart(Cast(h, frozenset({1})), FourPillars(month=BRANCHES[3], day=CYCLE[7]))
