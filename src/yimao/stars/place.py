@@ -227,9 +227,13 @@ def _groups(topic: str | None, source: str, key: Any) -> tuple[_Group, ...]:
 
 @cache
 def _source_stars(topic: str | None, source: str) -> tuple[tuple[int, Star, bool, bytes, bool], ...]:
-    """`_of_source` with what `_groups` asks of each star for every key: whether it is read
-    from the day's stem, its entry's head (`_head`), and whether it has no variants."""
-    return tuple((i, star, star.basis == "day_stem", _head(star), not star.variants) for i, star in _of_source(topic, source))
+    """`_on_charts(topic)` read from one source (`_SOURCES`), with what `_groups` asks of each
+    star for every key: whether it is read from the day's stem, its entry's head (`_head`), and
+    whether it has no variants."""
+    bases = _SOURCES[source]
+    return tuple(
+        (i, star, star.basis == "day_stem", _head(star), not star.variants) for i, star in _on_charts(topic) if star.basis in bases
+    )
 
 
 def _of_topic(groups: tuple[_Group, ...], keep: frozenset[int]) -> tuple[_Group, ...]:
@@ -293,13 +297,6 @@ def _variant_positions(star: Star, key: Any) -> tuple[tuple[str, tuple[str, ...]
             pos = v.table.get(key) if key is not None else None
         out.append((v.reading, pos))
     return tuple(out)
-
-
-@cache
-def _of_source(topic: str | None, source: str) -> tuple[tuple[int, Star], ...]:
-    """`_on_charts(topic)` read from one source (`_SOURCES`)."""
-    bases = _SOURCES[source]
-    return tuple((i, star) for i, star in _on_charts(topic) if star.basis in bases)
 
 
 @cache
@@ -388,17 +385,15 @@ def stand(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> 
 
 
 def _found(by_bit: tuple[int, ...], bits: int, focus: int) -> Found:
-    """Where the stars touching `bits` fall (a chart's `_Parts.by_bit`): the parts carrying any
-    of them, in line order; their lines; whether one moves; whether one is the 用神 or the 世
-    (a line of `focus`)."""
-    if bits & (bits - 1):  # several branches or stems
-        on = 0
-        while bits:
-            low = bits & -bits
-            on |= by_bit[low.bit_length() - 1]
-            bits ^= low
-    else:  # one, as for most stars
-        on = by_bit[bits.bit_length() - 1]
+    """Where the stars touching the several branches or stems `bits` fall (a chart's
+    `_Parts.by_bit`; `stand` does the case of one itself): the parts carrying any of them, in
+    line order; their lines; whether one moves; whether one is the 用神 or the 世 (a line of
+    `focus`)."""
+    on = 0
+    while bits:
+        low = bits & -bits
+        on |= by_bit[low.bit_length() - 1]
+        bits ^= low
     founds = _FOUNDS.get(on) or _founds(on)
     return founds[1] if founds[2] & focus else founds[0]
 
@@ -456,7 +451,7 @@ def line_ids(standing: Standing) -> dict[int, list[str]]:
     for g, f, _ in standing.touched:
         for pos in f[1]:
             per[pos] += g[4]
-    ids = _id_list().__getitem__
+    ids = _ids().__getitem__
     return {pos: list(map(ids, sorted(got))) for pos, got in enumerate(per) if got}
 
 
@@ -465,13 +460,6 @@ def _quoted_ids() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
     """Each star's id as a JSON string, and as a JSON array of it alone, by catalogue index."""
     quoted = tuple(orjson.dumps(i) for i in _ids())
     return quoted, tuple(b"[" + q + b"]" for q in quoted)
-
-
-@cache
-def _id_list() -> list[str]:
-    """`_ids()` as a list: a list's bound __getitem__ is a plain C method, a tuple's a slot
-    wrapper, several times dearer called by `map` (a hundred times a chart)."""
-    return list(_ids())
 
 
 @cache
