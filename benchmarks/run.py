@@ -12,7 +12,8 @@ user + system time, which other work on a shared machine disturbs much less):
   discarded), the first 3,000 of them alone, and 3,000 mixed requests (names and coins, dates in
   five zones and stated pillars, topics, 1 in 20 lines bad: charts per second count the lines
   answered with a chart), with peak memory, beside the floor of reading the same JSON Lines in
-  Python;
+  Python; the short runs are run five times, with their spread and the figure each run's own
+  summary line gives (without the start of the process);
 - cold start: `yimao cast … --json`, `yimao --help` and `yimao batch` on empty input, each
   beside `python -c "import typer, rich"` (the framework floor); the commands are run in turn,
   round after round, and each figure is a median (yimao's modules byte-compiled first, as an
@@ -28,6 +29,7 @@ import argparse
 import json
 import os
 import random
+import re
 import resource
 import statistics
 import subprocess
@@ -184,12 +186,43 @@ def peer(py: str, n: int) -> list[tuple[str, str, str]]:
 
 def _child(cmd: list[str], stdin: bytes | None = None, stdout=subprocess.DEVNULL) -> tuple[float, float]:
     """Wall and CPU (user + system) seconds of one run of `cmd` in a new process."""
+    wall, cpu, _ = _child_err(cmd, stdin, stdout)
+    return wall, cpu
+
+
+def _child_err(cmd: list[str], stdin: bytes | None = None, stdout=subprocess.DEVNULL) -> tuple[float, float, bytes]:
+    """`_child`, and what the process wrote on stderr."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run(cmd, input=stdin, stdout=stdout, stderr=subprocess.DEVNULL, check=False)
+    done = subprocess.run(cmd, input=stdin, stdout=stdout, stderr=subprocess.PIPE, check=False)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stderr
+
+
+SHORT_RUNS = 5  # runs of the short batches: a figure of this VM moves by a quarter from minute to minute
+
+
+def _short_runs(path: str, out_path: str) -> tuple[float, float, list[float], list[float]]:
+    """SHORT_RUNS runs of `yimao batch path` to a file: the median wall and CPU seconds, each
+    run's wall seconds, and each run's own charts per second (its summary line: from the
+    first line read to the last written, without the start of the process)."""
+    walls, cpus, rates = [], [], []
+    for _ in range(SHORT_RUNS):
+        with open(out_path, "wb") as out:
+            wall, cpu, err = _child_err([sys.executable, "-m", "yimao", "batch", path], stdout=out)
+        walls.append(wall)
+        cpus.append(cpu)
+        said = re.search(rb"([\d,]+) charts/s", err)
+        rates.append(float(said.group(1).replace(b",", b"")) if said else float("nan"))
+    return statistics.median(walls), statistics.median(cpus), walls, rates
+
+
+def _spread(n: int, walls: list[float], rates: list[float]) -> str:
+    """The runs' charts per second, lowest to highest, by the process's wall time and by its summary line."""
+    by_wall = sorted(n / w for w in walls)
+    return (f"runs {by_wall[0]:,.0f}–{by_wall[-1]:,.0f}/s; summary line: median {statistics.median(rates):,.0f}/s "
+            f"({min(rates):,.0f}–{max(rates):,.0f})")
 
 
 def batch(lines: int, short: int) -> list[tuple[str, str, str]]:
@@ -211,22 +244,14 @@ def batch(lines: int, short: int) -> list[tuple[str, str, str]]:
         short_path = os.path.join(tmp, "short.jsonl")
         with open(path, "rb") as f, open(short_path, "wb") as g:
             g.writelines(f.readlines()[:short])
-        runs = []
-        for _ in range(3):
-            with open(os.path.join(tmp, "out.jsonl"), "wb") as out:
-                runs.append(_child([sys.executable, "-m", "yimao", "batch", short_path], stdout=out))
-        short_wall, short_cpu = statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+        short_wall, short_cpu, short_walls, short_rates = _short_runs(short_path, os.path.join(tmp, "out.jsonl"))
         # the same number of mixed requests, as the issue judges batch: charts are the lines answered with one
         mixed_path = os.path.join(tmp, "mixed.jsonl")
         with open(mixed_path, "wb") as g:
             g.writelines(mixed_lines(short))
-        runs = []
-        for _ in range(3):
-            with open(os.path.join(tmp, "out.jsonl"), "wb") as out:
-                runs.append(_child([sys.executable, "-m", "yimao", "batch", mixed_path], stdout=out))
-            with open(os.path.join(tmp, "out.jsonl"), "rb") as out:
-                charts = sum(1 for line in out if line.startswith(b'{"schema_version"'))
-        mixed_wall, mixed_cpu = statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+        mixed_wall, mixed_cpu, mixed_walls, mixed_rates = _short_runs(mixed_path, os.path.join(tmp, "out.jsonl"))
+        with open(os.path.join(tmp, "out.jsonl"), "rb") as out:
+            charts = sum(1 for line in out if line.startswith(b'{"schema_version"'))
     return [
         (f"read {lines:,} JSON lines in Python (floor)", f"{floor[0]:.2f} s wall, {floor[1]:.2f} s CPU", "1 / 1"),
         (
@@ -240,15 +265,17 @@ def batch(lines: int, short: int) -> list[tuple[str, str, str]]:
             f"{null_wall / floor[0]:.1f} / {null_cpu / floor[1]:.1f}",
         ),
         (
-            f"yimao batch, first {short:,} lines (median of 3)",
+            f"yimao batch, first {short:,} lines (median of {SHORT_RUNS})",
             f"{short_wall:.2f} s wall, {short_cpu:.2f} s CPU  ({short / short_wall:,.0f} charts/s; {short / short_cpu:,.0f}/CPU-s)",
             f"{short_wall / floor[0]:.1f} / {short_cpu / floor[1]:.1f}",
         ),
+        ("", _spread(short, short_walls, short_rates), ""),
         (
-            f"yimao batch, {short:,} mixed requests (median of 3)",
+            f"yimao batch, {short:,} mixed requests (median of {SHORT_RUNS})",
             f"{mixed_wall:.2f} s wall, {mixed_cpu:.2f} s CPU  ({charts / mixed_wall:,.0f} charts/s; {charts / mixed_cpu:,.0f}/CPU-s)",
             f"{mixed_wall / floor[0]:.1f} / {mixed_cpu / floor[1]:.1f}",
         ),
+        ("", _spread(charts, mixed_walls, mixed_rates), ""),
         ("yimao batch peak memory (max RSS)", f"{peak / 1024:.0f} MiB", ""),
     ]
 
