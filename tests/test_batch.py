@@ -364,6 +364,25 @@ def test_the_summary_counts_charts_not_error_lines():
     assert r.returncode == 2 and r.stderr.decode().endswith("0 ok, 3 errors, 0 blank skipped, 0 charts/s\n")
 
 
+def test_a_misspelt_zone_on_every_line_lists_the_zones_once(monkeypatch):
+    """Listing the IANA zones for the suggestions walks the tz database (~10 ms): a batch whose
+    every line names the same misspelt zone (or several) lists them once, not once a line."""
+    import zoneinfo
+
+    from yimao import pillars
+
+    calls = []
+    real = zoneinfo.available_timezones
+    monkeypatch.setattr(zoneinfo, "available_timezones", lambda: calls.append(1) or real())
+    pillars._zone_names.cache_clear()
+    pillars._close_zones.cache_clear()
+    requests = [{"hex": "离", "date": "2026-12-02T10:00", "tz": zone} for zone in ("Asia/Shanghia", "Asia/Tokio") * 20]
+    summary, results = run_bytes(lines_of(requests))
+    assert summary.errors == 40 and calls == [1]
+    assert all("did you mean: Asia/Shanghai" in r["error"]["message"] for r in results[::2])
+    assert all("Asia/Tokyo" in r["error"]["message"] for r in results[1::2])
+
+
 def test_a_byte_order_mark_opens_the_first_line():
     summary, results = run_bytes(b"\xef\xbb\xbf" + lines_of(GOOD[:2]))
     assert summary.ok == 2 and results == run_bytes(lines_of(GOOD[:2]))[1]

@@ -69,6 +69,26 @@ def test_topic_filter():
         place_stars(chart, topic="赌博")
 
 
+@pytest.mark.parametrize("typed, meant", [("财", "求财"), ("疾病x", "疾病"), ("婚", "婚姻"), ("小孩", "小儿")])
+def test_a_misspelt_topic_is_answered_with_the_nearest(typed, meant):
+    chart = build_chart(Cast.parse("离之乾"), pillars_given(month="卯", day="戊寅"))
+    with pytest.raises(UnknownNameError) as e:
+        place_stars(chart, topic=typed)
+    assert e.value.candidates[0] == meant and len(e.value.candidates) <= 6
+
+
+def test_a_topic_near_none_names_them_all():
+    chart = build_chart(Cast.parse("离之乾"), pillars_given(month="卯", day="戊寅"))
+    with pytest.raises(UnknownNameError) as e:
+        place_stars(chart, topic="xyz")
+    assert e.value.candidates == () and all(t in str(e.value) for t in catalogue().topics)
+
+
+def test_a_topic_in_traditional_characters_is_its_simplified_form():
+    chart = build_chart(Cast.parse("离之乾"), pillars_given(month="卯", day="戊寅"))
+    assert place_stars(chart, topic="求財") == place_stars(chart, topic="求财")
+
+
 def test_missing_basis_means_no_position():
     chart = build_chart(Cast.parse("离之乾"), pillars_given(month="寅"))
     assert by_id(place_stars(chart), "pojun") is None  # 破军 needs the hour

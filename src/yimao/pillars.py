@@ -286,6 +286,7 @@ def format_offset(off: timedelta | None) -> str:
 _OFFSET = r"^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$"  # compiled by `re` when first used
 
 
+@lru_cache(maxsize=256)  # a batch names a few zones on many lines
 def parse_tz(text: str) -> tzinfo:
     """An IANA name (Asia/Shanghai), 'UTC', or an offset ±HH:MM."""
     t = text.strip()
@@ -298,19 +299,31 @@ def parse_tz(text: str) -> tzinfo:
             raise NotationError(f"offset out of range: {text!r}", text, ("+08:00", "-05:00"))
         off = timedelta(hours=hh, minutes=mm)
         return timezone(-off if sign == "-" else off)
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:
         return ZoneInfo(t)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        import difflib
-
-        close = difflib.get_close_matches(t, sorted(available_timezones()), n=4, cutoff=0.5)
         raise NotationError(
             f"unknown time zone: {text!r} (an IANA name like Asia/Shanghai, or an offset like +08:00)",
             text,
-            close or ("Asia/Shanghai", "+08:00", "UTC"),
+            _close_zones(t) or ("Asia/Shanghai", "+08:00", "UTC"),
         ) from None
+
+
+@lru_cache(maxsize=256)  # a batch may repeat a misspelt zone on every line
+def _close_zones(t: str) -> tuple[str, ...]:
+    import difflib
+
+    return tuple(difflib.get_close_matches(t, _zone_names(), n=4, cutoff=0.5))
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> list[str]:
+    """Every IANA zone name, sorted: listing them walks the tz database (~10 ms), once."""
+    from zoneinfo import available_timezones
+
+    return sorted(available_timezones())
 
 
 def _dateutil_may_read(t: str) -> bool:
@@ -354,6 +367,8 @@ def parse_moment(text: str, tz: str | None = None) -> tuple[datetime, str, str]:
                 f"not an ISO 8601 date-time: {raw!r}", raw, ("2026-12-02T10:00+08:00", "2026-12-02 10:00", "2026-12-02")
             ) from None
     if dt.tzinfo is not None:
+        if tz is not None:
+            parse_tz(tz)  # the offset wins, but a zone that does not exist is an error all the same
         return dt, format_offset(dt.utcoffset()), "offset"
     if tz:
         zone = parse_tz(tz)

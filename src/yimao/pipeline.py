@@ -13,7 +13,7 @@ from yimao.chart import Chart, Use, build_chart, resolve_use
 from yimao.errors import NotationError
 from yimao.ganzhi import EarthSchool
 from yimao.hexagram import Cast
-from yimao.pillars import FourPillars, check_day_start, now, parse_moment, pillars_at, pillars_given
+from yimao.pillars import FourPillars, check_day_start, now, parse_moment, parse_tz, pillars_at, pillars_given
 
 
 # NamedTuples rather than frozen dataclasses: as immutable, and defining one costs a command's
@@ -126,6 +126,8 @@ def resolve_pillars(
         )
     if given:
         check_day_start(day_start)  # no use without a date, but a wrong value is wrong all the same
+        if tz is not None:
+            parse_tz(tz)  # likewise
         return pillars_given(year, month, day, hour)
     if date is not None:
         moment, label, source = parse_moment(date, tz)
