@@ -127,6 +127,7 @@ def test_hex_command():
         (("cast", "--hex", "离", "--use", "老板"), "老板"),
         (("cast", "--hex", "离", "--tz", "Mars/Base"), "Mars/Base"),
         (("cast", "--hex", "离", "--month", "卯", "--day", "戊寅", "--tz", "Mars/Base"), "Mars/Base"),  # wrong without a date too
+        (("cast", "--hex", "离", "--tz", ""), "unknown time zone: ''"),  # not the system zone, silently
         (("cast", "--hex", "离", "--date", "2026-12-02T10:00+08:00", "--tz", "Mars/Base"), "Mars/Base"),  # the offset wins, the zone is still wrong
         (("cast", "--hex", "离", "--month", "卯", "--day", "戊寅", "--topic", "财"), "did you mean: 求财?"),
         (("cast",), "--hex"),

@@ -370,7 +370,7 @@ def parse_moment(text: str, tz: str | None = None) -> tuple[datetime, str, str]:
         if tz is not None:
             parse_tz(tz)  # the offset wins, but a zone that does not exist is an error all the same
         return dt, format_offset(dt.utcoffset()), "offset"
-    if tz:
+    if tz is not None:
         zone = parse_tz(tz)
         aware = dt.replace(tzinfo=zone)
         return aware, getattr(zone, "key", None) or format_offset(aware.utcoffset()), "--tz"
@@ -396,7 +396,7 @@ def _system_zone_name() -> str | None:
 
 def now(tz: str | None = None) -> tuple[datetime, str, str]:
     """The current moment in `tz` or the system zone."""
-    if tz:
+    if tz is not None:
         zone = parse_tz(tz)
         moment = datetime.now(zone)
         return moment, getattr(zone, "key", None) or format_offset(moment.utcoffset()), "--tz"
