@@ -141,6 +141,8 @@ def test_hex_command():
         (("cast", "--hex", "离", "--month", "闰三"), "no leap"),
         (("cast", "--hex", "离", "--month", "3.5"), "month must be 1-12"),
         (("hex", "xyz"), "xyz"),
+        (("star", "天医", "--list"), "--list lists the whole catalogue"),  # not silently the list without 天医
+        (("star", "--list", "--month", "3", "--json"), "--list lists the whole catalogue"),
     ],
 )
 def test_bad_input_exits_2_with_a_message_and_no_stdout(args, needle):

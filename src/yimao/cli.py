@@ -277,7 +277,14 @@ def star(
         from yimao.stars.place import positions_for, star_meta, table_to_dict
 
         cat = catalogue()
+        has_basis = any(v is not None for v in (date, year, month, day, hour))
         if list_:
+            if name is not None or has_basis:  # it lists the catalogue, not where a star stands
+                raise NotationError(
+                    "--list lists the whole catalogue: give it no star name, date or pillars",
+                    name if name is not None else next(v for v in (date, year, month, day, hour) if v is not None),
+                    ("yimao star --list", "yimao star 天医 --month 3"),
+                )
             if json:
                 groups: dict[str, list] = {}
                 for s in cat.stars:
@@ -291,7 +298,6 @@ def star(
         if name is None:
             raise NotationError("give a star name, or --list", None, ("天医", "驿马", "--list"))
         s = cat.get(name)
-        has_basis = any(v is not None for v in (date, year, month, day, hour))
         if has_basis:
             p, m, d, y, h = _basis_strings(date, tz, day_start, year, month, day, hour)
             pos, variants = positions_for(s, m, d, y, h)
