@@ -143,6 +143,8 @@ def test_hex_command():
         (("hex", "xyz"), "xyz"),
         (("star", "天医", "--list"), "--list lists the whole catalogue"),  # not silently the list without 天医
         (("star", "--list", "--month", "3", "--json"), "--list lists the whole catalogue"),
+        (("star", "天医", "--tz", "Mars/Base"), "Mars/Base"),  # the whole table uses no zone, but this one is wrong
+        (("star", "天医", "--day-start", "5"), "23"),
     ],
 )
 def test_bad_input_exits_2_with_a_message_and_no_stdout(args, needle):

@@ -298,6 +298,12 @@ def star(
         if name is None:
             raise NotationError("give a star name, or --list", None, ("天医", "驿马", "--list"))
         s = cat.get(name)
+        if not has_basis:  # the whole table: a zone or day start has nothing to apply to, but a wrong one is wrong
+            from yimao.pillars import check_day_start, parse_tz
+
+            check_day_start(day_start)
+            if tz is not None:
+                parse_tz(tz)
         if has_basis:
             p, m, d, y, h = _basis_strings(date, tz, day_start, year, month, day, hour)
             pos, variants = positions_for(s, m, d, y, h)
