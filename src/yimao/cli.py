@@ -298,12 +298,10 @@ def star(
         if name is None:
             raise NotationError("give a star name, or --list", None, ("天医", "驿马", "--list"))
         s = cat.get(name)
-        if not has_basis:  # the whole table: a zone or day start has nothing to apply to, but a wrong one is wrong
-            from yimao.pillars import check_day_start, parse_tz
+        if not has_basis:  # the whole table
+            from yimao.pillars import check_unused
 
-            check_day_start(day_start)
-            if tz is not None:
-                parse_tz(tz)
+            check_unused(tz, day_start)
         if has_basis:
             p, m, d, y, h = _basis_strings(date, tz, day_start, year, month, day, hour)
             pos, variants = positions_for(s, m, d, y, h)

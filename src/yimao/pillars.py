@@ -151,6 +151,14 @@ def check_day_start(day_start: int) -> None:
         raise NotationError(f"day start must be 23 (子初换日) or 0 (晚子时), got {day_start}", day_start, ("23", "0"))
 
 
+def check_unused(tz: str | None, day_start: int) -> None:
+    """A zone and a day start with no moment to apply to (stated pillars, a star's whole table):
+    of no use, but a wrong value is wrong all the same."""
+    check_day_start(day_start)
+    if tz is not None:
+        parse_tz(tz)
+
+
 def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = None, tz_source: str = "offset") -> FourPillars:
     """The four pillars of an aware moment."""
     if moment.utcoffset() is None:  # naive (or a tzinfo that gives no offset)

@@ -13,7 +13,7 @@ from yimao.chart import Chart, Use, build_chart, resolve_use
 from yimao.errors import NotationError
 from yimao.ganzhi import EarthSchool
 from yimao.hexagram import Cast
-from yimao.pillars import FourPillars, check_day_start, now, parse_moment, parse_tz, pillars_at, pillars_given
+from yimao.pillars import FourPillars, check_unused, now, parse_moment, pillars_at, pillars_given
 
 
 # NamedTuples rather than frozen dataclasses: as immutable, and defining one costs a command's
@@ -125,9 +125,7 @@ def resolve_pillars(
             ("--date 2026-12-02T10:00+08:00", "--month 卯 --day 戊寅"),
         )
     if given:
-        check_day_start(day_start)  # no use without a date, but a wrong value is wrong all the same
-        if tz is not None:
-            parse_tz(tz)  # likewise
+        check_unused(tz, day_start)
         return pillars_given(year, month, day, hour)
     if date is not None:
         moment, label, source = parse_moment(date, tz)

@@ -181,11 +181,29 @@ class Catalogue(NamedTuple):
         import difflib
 
         n = to_simplified(name.strip())
-        names = list(self.by_name)
-        hits = [k for k in names if n and (n in k or k in n)]
-        hits += difflib.get_close_matches(n, names, n=6, cutoff=0.4)
+        hits = _near(n, list(self.by_name), 6, 0.4)
         hits += difflib.get_close_matches(n.lower(), list(self.by_id), n=3, cutoff=0.6)
         return tuple(dict.fromkeys(hits))[:8] or ("天医", "天德", "驿马")
+
+    def topic(self, text: str) -> str:
+        """A topic (the kind of question stars are kept for), in simplified or traditional
+        characters; an error with the nearest topics (`财` → 求财), or naming them all when
+        none is near."""
+        t = to_simplified(text.strip())  # 求財 is 求财
+        if t in self.topics:
+            return t
+        near = tuple(dict.fromkeys(_near(t, self.topics, 4, 0.5)))[:6]
+        if near:
+            raise UnknownNameError(f"unknown topic {text!r}", text, near)
+        raise UnknownNameError(f"unknown topic {text!r}; the topics of volume 6 are {'、'.join(self.topics)}", text)
+
+
+def _near(text: str, names: Any, n: int, cutoff: float) -> list[str]:
+    """The names containing `text` or contained in it, then difflib's `n` nearest."""
+    import difflib
+
+    hits = [k for k in names if text and (text in k or k in text)]
+    return hits + difflib.get_close_matches(text, names, n=n, cutoff=cutoff)
 
 
 @cache

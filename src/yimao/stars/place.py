@@ -23,9 +23,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from yimao.chart import Chart, Use
-from yimao.errors import UnknownNameError
 from yimao.ganzhi import Branch
-from yimao.script import to_simplified
 from yimao.stars.catalogue import Star, basis_values, catalogue, star_entry
 
 PARTS = ("本爻", "变爻", "伏神")
@@ -315,25 +313,7 @@ def topic_filter(topic: str | None) -> str | None:
     if topic is None:
         return None
     t = topic.strip()
-    topics = catalogue().topics
-    if t not in topics:
-        simplified = to_simplified(t)  # 求財 is 求财
-        if simplified in topics:
-            return simplified
-        near = _close_topics(simplified, topics)
-        if near:
-            raise UnknownNameError(f"unknown topic {topic!r}", topic, near)
-        raise UnknownNameError(f"unknown topic {topic!r}; the topics of volume 6 are {'、'.join(topics)}", topic)
-    return t
-
-
-def _close_topics(t: str, topics: tuple[str, ...]) -> tuple[str, ...]:
-    """The topics nearest a misspelt one (`财` → 求财, `疾病x` → 疾病): those containing it or
-    contained in it, then difflib's nearest; none when nothing is near (all are then named)."""
-    import difflib
-
-    near = [k for k in topics if t and (t in k or k in t)]
-    return tuple(dict.fromkeys(near + difflib.get_close_matches(t, topics, n=4, cutoff=0.5)))[:6]
+    return t if t in catalogue().topics else catalogue().topic(topic)  # the usual topic by a lookup; the rest there
 
 
 # --- the stars of one chart -----------------------------------------------------------------------
