@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 from yimao.chart import build_chart
 from yimao.hexagram import Cast, all_casts
@@ -68,12 +68,12 @@ def mixed_lines(n: int, seed: int = SEED + 2) -> list[bytes]:
     """n request lines as a study might send them: casts as coins (3 in 5) or names, with or
     without 之; moments over 1901-2100 in five zones, a tenth with the day starting at 0:00, or
     pillars as the book states them (1 in 5); 用神 and topics; 1 in 20 malformed or bad."""
-    from yimao.ganzhi import CYCLE, BRANCHES
+    from yimao.ganzhi import BRANCHES, CYCLE
     from yimao.hexagram import HEXAGRAMS
 
     rng = random.Random(seed)
     names = [h.short_name for h in HEXAGRAMS]
-    start = datetime(1901, 1, 1, tzinfo=timezone.utc)
+    start = datetime(1901, 1, 1, tzinfo=UTC)
     out = []
     for _ in range(n):
         if rng.random() < 0.05:
@@ -172,15 +172,13 @@ def peer(py: str, n: int) -> list[tuple[str, str, str]]:
     for r in workload(50 + n, seed=SEED + 3):
         moment = datetime.fromisoformat(r.date)
         items.append([[_NAJIA_PARAMS[c] for c in r.hex], moment.strftime("%Y-%m-%d %H:%M")])
-    out = subprocess.run([py, "-c", _PEER_SCRIPT, inspect.getsource(calibrate)], input=json.dumps(items).encode(),
-                         capture_output=True)
+    out = subprocess.run([py, "-c", _PEER_SCRIPT, inspect.getsource(calibrate)], input=json.dumps(items).encode(), capture_output=True)
     if out.returncode:
         raise SystemExit(f"--peer-python {py}: the peer did not run (is najia installed there?)\n{out.stderr.decode()[-600:]}")
     (bw, bc), (w, c) = json.loads(out.stdout)
     return [
         ("calibration loop, in the peer's Python", f"{bw * 1e3:.2f} ms wall, {bc * 1e3:.2f} ms CPU", "1 / 1"),
-        ("najia: chart + its text, in process", f"{w * 1e6:.0f} µs wall, {c * 1e6:.0f} µs CPU  ({1 / w:,.0f}/s)",
-         f"{w / bw:.4f} / {c / bc:.4f}"),
+        ("najia: chart + its text, in process", f"{w * 1e6:.0f} µs wall, {c * 1e6:.0f} µs CPU  ({1 / w:,.0f}/s)", f"{w / bw:.4f} / {c / bc:.4f}"),
     ]
 
 
@@ -221,8 +219,9 @@ def _short_runs(path: str, out_path: str) -> tuple[float, float, list[float], li
 def _spread(n: int, walls: list[float], rates: list[float]) -> str:
     """The runs' charts per second, lowest to highest, by the process's wall time and by its summary line."""
     by_wall = sorted(n / w for w in walls)
-    return (f"runs {by_wall[0]:,.0f}–{by_wall[-1]:,.0f}/s; summary line: median {statistics.median(rates):,.0f}/s "
-            f"({min(rates):,.0f}–{max(rates):,.0f})")
+    return (
+        f"runs {by_wall[0]:,.0f}–{by_wall[-1]:,.0f}/s; summary line: median {statistics.median(rates):,.0f}/s ({min(rates):,.0f}–{max(rates):,.0f})"
+    )
 
 
 def batch(lines: int, short: int) -> list[tuple[str, str, str]]:

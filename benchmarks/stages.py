@@ -10,6 +10,7 @@ Stages: batch (whole lines: parse, read, encode), read (the reading: cast, pilla
 rules, stars), cast, pillars, chart, analysis (the rules of volume 6), stars (placing them),
 document (the encoded line, from a reading), dict (the dict path of `cast --json`).
 """
+
 import gc
 import io
 import json

@@ -38,8 +38,8 @@ from __future__ import annotations
 import bisect
 import csv
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
-from functools import lru_cache
+from datetime import UTC, date, datetime, timedelta
+from functools import cache
 from pathlib import Path
 
 CSV_PATH = Path(__file__).resolve().parent / "data" / "jie_reference.csv"
@@ -47,8 +47,7 @@ CSV_PATH = Path(__file__).resolve().parent / "data" / "jie_reference.csv"
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 
-JIE_NAMES = ("小寒", "立春", "惊蛰", "清明", "立夏", "芒种",
-             "小暑", "立秋", "白露", "寒露", "立冬", "大雪")
+JIE_NAMES = ("小寒", "立春", "惊蛰", "清明", "立夏", "芒种", "小暑", "立秋", "白露", "寒露", "立冬", "大雪")
 
 #: 节 name -> month number counted from 寅 (立春 = 0 ... 小寒 = 11).
 MONTH_FROM_YIN = {name: i for i, name in enumerate(JIE_NAMES[1:] + JIE_NAMES[:1])}
@@ -69,10 +68,10 @@ class Jie:
 def _parse_utc(text: str) -> datetime:
     if not text.endswith("Z"):
         raise ValueError(f"utc must end with Z: {text!r}")
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_jie(path: str = str(CSV_PATH)) -> tuple[Jie, ...]:
     """All rows of the reference CSV, in file (chronological) order."""
     rows = []
@@ -81,12 +80,11 @@ def load_jie(path: str = str(CSV_PATH)) -> tuple[Jie, ...]:
         if reader.fieldnames != ["year", "name", "longitude", "utc"]:
             raise ValueError(f"unexpected header {reader.fieldnames}")
         for rec in reader:
-            rows.append(Jie(int(rec["year"]), rec["name"], int(rec["longitude"]),
-                            _parse_utc(rec["utc"])))
+            rows.append(Jie(int(rec["year"]), rec["name"], int(rec["longitude"]), _parse_utc(rec["utc"])))
     return tuple(rows)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _instants() -> tuple[datetime, ...]:
     return tuple(j.utc for j in load_jie())
 
@@ -94,7 +92,7 @@ def _instants() -> tuple[datetime, ...]:
 def _to_utc(moment: datetime) -> datetime:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError("moment must be timezone-aware")
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)
 
 
 def jie_in_force(moment: datetime) -> Jie:
@@ -112,7 +110,7 @@ def nearest_jie_seconds(moment: datetime) -> float:
     utc = _to_utc(moment)
     instants = _instants()
     i = bisect.bisect_left(instants, utc)
-    candidates = instants[max(i - 1, 0):i + 1]
+    candidates = instants[max(i - 1, 0) : i + 1]
     return min(abs((utc - t).total_seconds()) for t in candidates)
 
 
@@ -149,7 +147,7 @@ def oracle_pillars(moment: datetime, day_start: int = 23) -> tuple[str, str, str
     pillar_year = jie.year - 1 if jie.name == "小寒" else jie.year
     year_idx = (pillar_year - 1984) % 60
     year_stem = year_idx % 10
-    month_no = MONTH_FROM_YIN[jie.name]                    # 寅 = 0
+    month_no = MONTH_FROM_YIN[jie.name]  # 寅 = 0
     month_stem = (2 * (year_stem % 5) + 2 + month_no) % 10  # 五虎遁
     month_branch = (2 + month_no) % 12
 

@@ -28,8 +28,9 @@ def test_dong_hui_qian_zhi_jiji():
     f = _ju("乾之既济", "火", "官", month="寅", day="戊戌")
     assert f.holds and f.kind == "动会"
     assert f.relative.value == "官鬼"
-    assert {("寅", "月", None, "始"), ("寅", "动爻", 2, "始"), ("午", "动爻", 4, "中"), ("戌", "日", None, "终"),
-            ("戌", "动爻", 6, "终")} == _roles(f)
+    assert {("寅", "月", None, "始"), ("寅", "动爻", 2, "始"), ("午", "动爻", 4, "中"), ("戌", "日", None, "终"), ("戌", "动爻", 6, "终")} == _roles(
+        f
+    )
     assert f.details["strength"] == "力大" and f.details["xuan"] == "悬始"
     assert f.details["is_use"] is True
     assert f.details["vigour"] == "相"

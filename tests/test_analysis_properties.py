@@ -64,7 +64,7 @@ def _violations(chart, use, findings) -> list[str]:
                 bad.append("quote")
         for key in ("readings", "verdict_text", "severity"):
             v = f.details.get(key)
-            for r in ([v] if isinstance(v, dict) else v or ()):
+            for r in [v] if isinstance(v, dict) else v or ():
                 if not _quote_ok(r["passage"], r["original"], r["vernacular"]):
                     bad.append("detail quote")
         if f.rule == "局会" and f.holds:

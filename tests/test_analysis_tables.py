@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from yimao.analysis import juhui as juhui_module
-from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, Member, TEXT_DICTS
+from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, TEXT_DICTS, Member
 from yimao.analysis.hai import liuhai_findings
 from yimao.analysis.juhui import ROLES, juhui
 from yimao.analysis.run import analyse
@@ -144,7 +144,9 @@ def _juhui_reference(chart, use):
         members = [(b, x[0], x[1], role) for b, role in zip(trio, ROLES) for x in entries.get(b, ())]
         sound = {role: any(x[2] for x in entries.get(b, ())) for b, role in zip(trio, ROLES)}
         zhen = any(
-            cl.hidden is not None and cl.hidden.lifted and cl.hidden.line.branch in trio
+            cl.hidden is not None
+            and cl.hidden.lifted
+            and cl.hidden.line.branch in trio
             and cl.branch is changsheng(cl.hidden.line.branch.element, chart.school)
             for cl in chart.lines
         )

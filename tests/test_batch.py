@@ -32,16 +32,16 @@ def lines_of(objs) -> bytes:
 def run_bytes(data: bytes):
     out = io.BytesIO()
     summary = run(io.BytesIO(data), out)
-    return summary, [json.loads(line) for line in out.getvalue().split(b"\n")[:-1]]  # not splitlines(): U+0085 and U+2028 are no line ends in JSON Lines
+    return summary, [
+        json.loads(line) for line in out.getvalue().split(b"\n")[:-1]
+    ]  # not splitlines(): U+0085 and U+2028 are no line ends in JSON Lines
 
 
 def test_results_equal_single_casts():
     summary, results = run_bytes(lines_of(GOOD))
     assert summary.ok == len(GOOD) and summary.errors == 0
     for req, got in zip(GOOD, results):
-        single = subprocess.run(
-            [sys.executable, "-m", "yimao", "cast", *_args(req), "--json"], capture_output=True, env=ENV, timeout=60
-        )
+        single = subprocess.run([sys.executable, "-m", "yimao", "cast", *_args(req), "--json"], capture_output=True, env=ENV, timeout=60)
         assert single.returncode == 0, single.stderr
         assert json.loads(single.stdout) == got
 
@@ -84,8 +84,10 @@ def test_hostile_lines_are_each_answered_in_order():
     # every error names its input line, in order
     error_lines = [r["line"] for r in results if "error" in r]
     assert error_lines == sorted(error_lines) == [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19]
-    assert [r["error"]["message"] for r in results[-3:]][:2] == ["hex must be a string, got null (did you mean: 离之乾, 798788?)",
-                                                                 "month must be a string, got a number"]
+    assert [r["error"]["message"] for r in results[-3:]][:2] == [
+        "hex must be a string, got null (did you mean: 离之乾, 798788?)",
+        "month must be a string, got a number",
+    ]
     assert "BOM" in results[-1]["error"]["message"]
     assert results[0]["schema_version"] == 1 and results[12]["schema_version"] == 1  # lines 1 and 15
     for r in results:
@@ -97,7 +99,9 @@ def test_command_exit_codes_and_summary():
     ok = subprocess.run([sys.executable, "-m", "yimao", "batch"], input=lines_of(GOOD[:2]), capture_output=True, env=ENV, timeout=60)
     assert ok.returncode == 0 and len(ok.stdout.splitlines()) == 2
     assert b"2 ok, 0 errors" in ok.stderr
-    bad = subprocess.run([sys.executable, "-m", "yimao", "batch", "-"], input=lines_of(GOOD[:1]) + b"oops\n", capture_output=True, env=ENV, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "yimao", "batch", "-"], input=lines_of(GOOD[:1]) + b"oops\n", capture_output=True, env=ENV, timeout=60
+    )
     assert bad.returncode == 2 and len(bad.stdout.splitlines()) == 2 and b"1 ok, 1 error" in bad.stderr
     missing = subprocess.run([sys.executable, "-m", "yimao", "batch", "/nonexistent.jsonl"], capture_output=True, env=ENV, timeout=60)
     assert missing.returncode == 2 and missing.stdout == b"" and b"/nonexistent.jsonl" in missing.stderr
@@ -108,7 +112,9 @@ def test_deterministic_output():
     b = run_bytes(lines_of(GOOD))[1]
     assert a == b
     doc = document(read(CastRequest(hex="大畜之离", month="卯", day="戊寅", use="父")))
-    assert json.dumps(doc, ensure_ascii=False) == json.dumps(document(read(CastRequest(hex="大畜之离", month="卯", day="戊寅", use="父"))), ensure_ascii=False)
+    assert json.dumps(doc, ensure_ascii=False) == json.dumps(
+        document(read(CastRequest(hex="大畜之离", month="卯", day="戊寅", use="父"))), ensure_ascii=False
+    )
 
 
 def test_interrupt_stops_after_a_whole_line():
@@ -306,7 +312,9 @@ def test_progress_on_a_terminal_leaves_the_output_alone(tmp_path):
     path.write_bytes(lines_of(GOOD * 30))
     master, slave = pty.openpty()
     try:
-        p = subprocess.run([sys.executable, "-m", "yimao", "batch", str(path)], stdout=subprocess.PIPE, stderr=slave, env={**ENV, "COLUMNS": "100"}, timeout=120)
+        p = subprocess.run(
+            [sys.executable, "-m", "yimao", "batch", str(path)], stdout=subprocess.PIPE, stderr=slave, env={**ENV, "COLUMNS": "100"}, timeout=120
+        )
         os.close(slave)
         shown = b""
         try:
@@ -414,7 +422,11 @@ def test_a_defect_on_one_line_is_said_there_and_the_run_goes_on(monkeypatch):
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12)
     | st.sampled_from(["离之乾", "798788", "卯", "戊寅", "2026-12-02T10:00+08:00", "Asia/Shanghai", "官", "疾病", "huo", "23"]),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
     max_leaves=6,

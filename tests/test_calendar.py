@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -42,10 +42,7 @@ oracle = _oracle()
 
 def _reference() -> list[tuple[int, str, datetime]]:
     with open(HERE / "data" / "jie_reference.csv", encoding="utf-8") as f:
-        return [
-            (int(r["year"]), r["name"], datetime.strptime(r["utc"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc))
-            for r in csv.DictReader(f)
-        ]
+        return [(int(r["year"]), r["name"], datetime.strptime(r["utc"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)) for r in csv.DictReader(f)]
 
 
 def test_every_jie_1900_2050_within_60_seconds_of_the_ephemeris():
@@ -72,9 +69,11 @@ def test_jie_months_and_order():
 
 
 moments = st.datetimes(
-    min_value=datetime(1900, 2, 10), max_value=datetime(2050, 12, 1), timezones=st.sampled_from(
-        [timezone.utc, CST, timezone(timedelta(hours=-5)), timezone(timedelta(hours=5, minutes=45)), ZoneInfo("Asia/Shanghai"), ZoneInfo("America/New_York")]
-    )
+    min_value=datetime(1900, 2, 10),
+    max_value=datetime(2050, 12, 1),
+    timezones=st.sampled_from(
+        [UTC, CST, timezone(timedelta(hours=-5)), timezone(timedelta(hours=5, minutes=45)), ZoneInfo("Asia/Shanghai"), ZoneInfo("America/New_York")]
+    ),
 )
 
 
@@ -154,8 +153,8 @@ def test_jie_in_force_and_next():
 
 
 def test_the_same_instant_in_any_zone_has_the_same_month_and_year():
-    m = datetime(2024, 2, 4, 8, 40, tzinfo=timezone.utc)  # 13 minutes after 立春
-    for zone in (timezone.utc, CST, timezone(timedelta(hours=-10)), ZoneInfo("Europe/London")):
+    m = datetime(2024, 2, 4, 8, 40, tzinfo=UTC)  # 13 minutes after 立春
+    for zone in (UTC, CST, timezone(timedelta(hours=-10)), ZoneInfo("Europe/London")):
         p = pillars_at(m.astimezone(zone))
         assert (str(p.year), str(p.month)) == ("甲辰", "丙寅")
 
@@ -266,10 +265,10 @@ def test_naive_datetime_is_refused_with_the_fix():
 
 def test_out_of_range_years():
     with pytest.raises(UnsupportedDateError):
-        pillars_at(datetime(1, 1, 1, tzinfo=timezone.utc))
+        pillars_at(datetime(1, 1, 1, tzinfo=UTC))
     with pytest.raises(UnsupportedDateError):
-        pillars_at(datetime(9999, 12, 31, tzinfo=timezone.utc))
-    assert str(pillars_at(datetime(3000, 6, 1, tzinfo=timezone.utc)).year)  # far but supported
+        pillars_at(datetime(9999, 12, 31, tzinfo=UTC))
+    assert str(pillars_at(datetime(3000, 6, 1, tzinfo=UTC)).year)  # far but supported
 
 
 def test_lunar_date():
@@ -310,7 +309,9 @@ def test_given_stems_are_completed_and_checked():
         pillars_given(day="戊寅", hour="甲午")
 
 
-@pytest.mark.parametrize("kind, bad", [("month", "13"), ("month", "0"), ("month", "¹"), ("day", "甲丑"), ("day", "戊"), ("day", "xyz"), ("hour", "午午午"), ("year", "")])
+@pytest.mark.parametrize(
+    "kind, bad", [("month", "13"), ("month", "0"), ("month", "¹"), ("day", "甲丑"), ("day", "戊"), ("day", "xyz"), ("hour", "午午午"), ("year", "")]
+)
 def test_bad_pillars(kind, bad):
     with pytest.raises(YimaoError):
         parse_pillar(bad, kind)
@@ -318,7 +319,8 @@ def test_bad_pillars(kind, bad):
 
 def test_lunar_dates_agree_with_tyme4py_day_by_day():
     """The per-year month tables give what tyme4py's own LunarDay gives, for every day of 2019-2024."""
-    from datetime import date, timedelta as td
+    from datetime import date
+    from datetime import timedelta as td
 
     from tyme4py.solar import SolarDay
 
@@ -330,7 +332,13 @@ def test_lunar_dates_agree_with_tyme4py_day_by_day():
         ours = lunar_date(d)
         lm = ld.get_lunar_month()
         assert (ours.year, ours.month, ours.leap, ours.day, ours.day_name, ours.month_name) == (
-            lm.get_lunar_year().get_year(), lm.get_month(), lm.is_leap(), ld.get_day(), ld.get_name(), lm.get_name()), d
+            lm.get_lunar_year().get_year(),
+            lm.get_month(),
+            lm.is_leap(),
+            ld.get_day(),
+            ld.get_name(),
+            lm.get_name(),
+        ), d
         assert ours.year_ganzhi == lm.get_lunar_year().get_sixty_cycle().get_name()
         d += td(days=1)
 
@@ -349,14 +357,19 @@ def test_lunar_dates_before_the_gregorian_reform():
         ld = JulianDay.from_julian_day(d.toordinal() + 1721425).get_solar_day().get_lunar_day()
         ours = lunar_date(d)
         assert (ours.year, ours.month, ours.leap, ours.day) == (
-            ld.get_lunar_month().get_lunar_year().get_year(), ld.get_lunar_month().get_month(),
-            ld.get_lunar_month().is_leap(), ld.get_day()), d
+            ld.get_lunar_month().get_lunar_year().get_year(),
+            ld.get_lunar_month().get_month(),
+            ld.get_lunar_month().is_leap(),
+            ld.get_day(),
+        ), d
 
 
 def test_a_malformed_date_is_refused_without_importing_dateutil():
     """dateutil costs ~25 ms to import, once per process: a batch with one bad date paid it."""
-    code = ("import sys\nfrom yimao.pillars import parse_moment\nfor t in ('2026-02-30', 'yesterday', '2026-13-40T10:00', ''):\n"
-            "    try:\n        parse_moment(t, tz='+08:00')\n    except Exception:\n        pass\nprint('dateutil' in sys.modules)")
+    code = (
+        "import sys\nfrom yimao.pillars import parse_moment\nfor t in ('2026-02-30', 'yesterday', '2026-13-40T10:00', ''):\n"
+        "    try:\n        parse_moment(t, tz='+08:00')\n    except Exception:\n        pass\nprint('dateutil' in sys.modules)"
+    )
     import subprocess
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -13,8 +13,18 @@ from yimao.pillars import pillars_given
 
 def test_six_spirits_by_day_stem():
     first = {s.value: spirits_for(s)[0].value for s in STEMS}
-    assert first == {"甲": "青龙", "乙": "青龙", "丙": "朱雀", "丁": "朱雀", "戊": "勾陈", "己": "螣蛇",
-                     "庚": "白虎", "辛": "白虎", "壬": "玄武", "癸": "玄武"}
+    assert first == {
+        "甲": "青龙",
+        "乙": "青龙",
+        "丙": "朱雀",
+        "丁": "朱雀",
+        "戊": "勾陈",
+        "己": "螣蛇",
+        "庚": "白虎",
+        "辛": "白虎",
+        "壬": "玄武",
+        "癸": "玄武",
+    }
     assert [s.value for s in spirits_for(Stem.WU)] == ["勾陈", "螣蛇", "白虎", "玄武", "青龙", "朱雀"]
 
 

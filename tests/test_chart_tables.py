@@ -77,11 +77,7 @@ def reference_chart(cast, pillars=None, school=EarthSchool.SHUI):
         moving = p in cast.moving
         element = line.branch.element
         mrel = month_relation(element, line.branch, month) if month is not None else None
-        drel = (
-            day_relation(element, line.branch, day, xk, mrel.vigour if mrel else None, moving, school)
-            if day is not None
-            else None
-        )
+        drel = day_relation(element, line.branch, day, xk, mrel.vigour if mrel else None, moving, school) if day is not None else None
         changed = crel = None
         if moving:
             cl = changed_h.lines[p - 1]

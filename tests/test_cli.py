@@ -190,8 +190,17 @@ COMMANDS = ("cast", "pillars", "hex", "star", "stars", "batch", "text", "example
 @pytest.mark.parametrize(
     "args",
     [[c, "--help"] for c in COMMANDS]
-    + [["cast", "-h"], ["cast", "--bogus"], ["cast", "--day-start", "x"], ["cast", "--hex"], ["hex"], ["star", "a", "b"],
-       ["completion"], ["schema", "extra"], ["cast", "--hex", "离", "--month", "13"]],
+    + [
+        ["cast", "-h"],
+        ["cast", "--bogus"],
+        ["cast", "--day-start", "x"],
+        ["cast", "--hex"],
+        ["hex"],
+        ["star", "a", "b"],
+        ["completion"],
+        ["schema", "extra"],
+        ["cast", "--hex", "离", "--month", "13"],
+    ],
 )
 def test_a_command_alone_behaves_as_in_the_whole_app(args):
     """main builds only the command argv names (cli.click_command): same help, errors and codes."""
@@ -217,7 +226,9 @@ def test_json_output_imports_no_rich():
     probe = "import atexit, sys; atexit.register(lambda: sys.stderr.write(' '.join(m for m in sys.modules if m.startswith('rich'))))"
     r = subprocess.run(
         [sys.executable, "-c", f"{probe}; {code}", "cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--json"],
-        capture_output=True, env=ENV, timeout=60,
+        capture_output=True,
+        env=ENV,
+        timeout=60,
     )
     assert r.returncode == 0 and r.stdout.startswith(b"{")
     assert r.stderr == b"", r.stderr.decode()
@@ -255,5 +266,7 @@ def test_an_output_that_cannot_be_written_is_said_plainly(args):
     with open("/dev/full", "wb") as full:
         p = subprocess.run([sys.executable, "-m", "yimao", *args], input=request, stdout=full, stderr=subprocess.PIPE, env=ENV, timeout=60)
     assert p.returncode == 1 and b"cannot write the output" in p.stderr and b"Traceback" not in p.stderr
-    closed = subprocess.run(["sh", "-c", 'exec "$0" -m yimao "$@" >&-', sys.executable, *args], input=request, capture_output=True, env=ENV, timeout=60)
+    closed = subprocess.run(
+        ["sh", "-c", 'exec "$0" -m yimao "$@" >&-', sys.executable, *args], input=request, capture_output=True, env=ENV, timeout=60
+    )
     assert closed.returncode == 1 and b"standard output is closed" in closed.stderr and b"Traceback" not in closed.stderr

@@ -78,7 +78,9 @@ def test_elements_generate_and_overcome():
 
 
 def test_liuhe_liuchong_liuhai_pairs():
-    pairs = lambda f: {frozenset((a.value, b.value)) for a in BRANCHES for b in BRANCHES if a is not b and f(a, b)}
+    def pairs(f):
+        return {frozenset((a.value, b.value)) for a in BRANCHES for b in BRANCHES if a is not b and f(a, b)}
+
     assert pairs(liuhe) == {frozenset(p) for p in ("子丑", "寅亥", "卯戌", "辰酉", "巳申", "午未")}
     assert pairs(chong) == {frozenset(p) for p in ("子午", "丑未", "寅申", "卯酉", "辰戌", "巳亥")}
     assert pairs(liuhai) == {frozenset(p) for p in ("子未", "丑午", "寅巳", "卯辰", "申亥", "酉戌")}
@@ -109,8 +111,7 @@ def test_xing_table_from_the_riding_rule():
 
 
 def test_sanhe():
-    assert {e.value: "".join(b.value for b in m) for e, m in SANHE.items()} == {
-        "水": "申子辰", "木": "亥卯未", "火": "寅午戌", "金": "巳酉丑"}
+    assert {e.value: "".join(b.value for b in m) for e, m in SANHE.items()} == {"水": "申子辰", "木": "亥卯未", "火": "寅午戌", "金": "巳酉丑"}
     for e, (start, middle, end) in SANHE.items():
         assert changsheng(e) is start and stage(e, middle) is Stage.DIWANG and tomb(e) is end
         assert all(sanhe_of(b) is e for b in (start, middle, end))
@@ -120,7 +121,13 @@ def test_changsheng_and_stages():
     assert {e.value: changsheng(e).value for e in Element} == {"木": "亥", "火": "寅", "土": "申", "金": "巳", "水": "申"}
     assert changsheng(Element.TU, EarthSchool.HUO) is Branch.YIN
     assert [stage(Element.MU, b).value for b in (Branch.HAI, Branch.ZI, Branch.YIN, Branch.MAO, Branch.WEI, Branch.SHEN)] == [
-        "长生", "沐浴", "临官", "帝旺", "墓", "绝"]
+        "长生",
+        "沐浴",
+        "临官",
+        "帝旺",
+        "墓",
+        "绝",
+    ]
     for e in Element:
         assert sorted(stage(e, b).index for b in BRANCHES) == list(range(12))
 

@@ -9,13 +9,12 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_cli import ENV
+from test_fuzz_cli import NEAR, texts
 from typer.testing import CliRunner
 
 from yimao.cli import app
 from yimao.launch import _plain_cast, run_cast
-
-from test_cli import ENV
-from test_fuzz_cli import NEAR, texts
 
 ENVIRON = {"COLUMNS": "140", "TZ": "Asia/Shanghai"}
 

@@ -24,7 +24,14 @@ ALLOWED = {
     "render": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis", "stars", "solar_terms", "serialize", "pipeline"},
     "cli": None,  # may import everything
     "__main__": {"launch"},
-    "launch": {"errors", "batch", "pipeline", "serialize", "render", "cli"},  # the entry point: `batch FILE` and `cast … --json` here, the rest to cli
+    "launch": {
+        "errors",
+        "batch",
+        "pipeline",
+        "serialize",
+        "render",
+        "cli",
+    },  # the entry point: `batch FILE` and `cast … --json` here, the rest to cli
     "__init__": set(),
     "data": set(),  # package data and its reader
     "batch": {"errors", "pipeline", "serialize"},

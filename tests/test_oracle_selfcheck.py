@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import sys
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -34,7 +34,7 @@ def _load_oracle():
 
 oc = _load_oracle()
 
-UTC = timezone.utc
+UTC = UTC
 CST = timezone(timedelta(hours=8))
 
 
@@ -48,19 +48,20 @@ def cst(*args):
 
 # --------------------------------------------------------------------- the CSV
 
+
 def test_csv_shape_and_order():
     rows = oc.load_jie()
     assert len(rows) == 151 * 12
     assert oc.CSV_PATH.read_text(encoding="utf-8").splitlines()[0] == "year,name,longitude,utc"
     expected_lon = dict(zip(oc.JIE_NAMES, (285, 315, 345, 15, 45, 75, 105, 135, 165, 195, 225, 255)))
     for i, year in enumerate(range(1900, 2051)):
-        chunk = rows[12 * i:12 * i + 12]
+        chunk = rows[12 * i : 12 * i + 12]
         assert [r.year for r in chunk] == [year] * 12
         assert tuple(r.name for r in chunk) == oc.JIE_NAMES
         assert all(r.longitude == expected_lon[r.name] for r in chunk)
         assert all(r.utc.year == year for r in chunk)
-        assert date(year, 1, 4) <= chunk[0].utc.date() <= date(year, 1, 7)   # 小寒
-        assert date(year, 2, 3) <= chunk[1].utc.date() <= date(year, 2, 5)   # 立春
+        assert date(year, 1, 4) <= chunk[0].utc.date() <= date(year, 1, 7)  # 小寒
+        assert date(year, 2, 3) <= chunk[1].utc.date() <= date(year, 2, 5)  # 立春
         assert date(year, 12, 6) <= chunk[11].utc.date() <= date(year, 12, 8)  # 大雪
 
 
@@ -107,11 +108,11 @@ def test_oracle_is_ephem_free_and_independent():
         elif isinstance(node, ast.ImportFrom):
             imported.add((node.module or "").split(".")[0])
     assert not imported & {"ephem", "tyme4py", "yimao", "tyme", "lunar_python"}
-    assert imported <= {"__future__", "bisect", "csv", "dataclasses", "datetime",
-                        "functools", "pathlib"}
+    assert imported <= {"__future__", "bisect", "csv", "dataclasses", "datetime", "functools", "pathlib"}
 
 
 # ------------------------------------------------------------- year and month
+
 
 def test_lichun_2024_boundary():
     # 立春 2024 = 2024-02-04 16:26:53 Beijing time = 08:26:53 UTC.
@@ -133,15 +134,15 @@ def test_boundary_is_inclusive_at_the_jie_instant():
 @pytest.mark.parametrize(
     "moment, year, month",
     [
-        (cst(1984, 2, 5, 12), "甲子", "丙寅"),   # 1984 is 甲子; 甲 year -> 丙寅
+        (cst(1984, 2, 5, 12), "甲子", "丙寅"),  # 1984 is 甲子; 甲 year -> 丙寅
         (cst(1984, 1, 20, 12), "癸亥", "乙丑"),  # before 立春: previous year
         (cst(2024, 12, 10, 12), "甲辰", "丙子"),  # after 大雪
-        (cst(2025, 1, 10, 12), "甲辰", "丁丑"),   # after 小寒, before 立春
-        (cst(2025, 2, 10, 12), "乙巳", "戊寅"),   # 乙 year -> 戊寅
+        (cst(2025, 1, 10, 12), "甲辰", "丁丑"),  # after 小寒, before 立春
+        (cst(2025, 2, 10, 12), "乙巳", "戊寅"),  # 乙 year -> 戊寅
         (cst(2026, 11, 20, 12), "丙午", "己亥"),  # 丙 year: 寅 庚 ... 亥 己
-        (cst(2027, 3, 1, 12), "丁未", "壬寅"),    # 丁 year -> 壬寅
-        (cst(2028, 3, 1, 12), "戊申", "甲寅"),    # 戊 year -> 甲寅
-        (cst(1900, 2, 5, 12), "庚子", "戊寅"),    # start of the project's range
+        (cst(2027, 3, 1, 12), "丁未", "壬寅"),  # 丁 year -> 壬寅
+        (cst(2028, 3, 1, 12), "戊申", "甲寅"),  # 戊 year -> 甲寅
+        (cst(1900, 2, 5, 12), "庚子", "戊寅"),  # start of the project's range
         (cst(2050, 12, 31, 23, 59), "庚午", "戊子"),  # end of the range
     ],
 )
@@ -154,11 +155,11 @@ def test_month_sequence_through_2024():
     for r in oc.load_jie():
         if r.year == 2024:
             months.append(oc.oracle_pillars(r.utc + timedelta(hours=1))[1])
-    assert months == ["乙丑", "丙寅", "丁卯", "戊辰", "己巳", "庚午",
-                      "辛未", "壬申", "癸酉", "甲戌", "乙亥", "丙子"]
+    assert months == ["乙丑", "丙寅", "丁卯", "戊辰", "己巳", "庚午", "辛未", "壬申", "癸酉", "甲戌", "乙亥", "丙子"]
 
 
 # ------------------------------------------------------------------ day pillar
+
 
 def _jdn_fliegel(y: int, m: int, d: int) -> int:
     """Fliegel & Van Flandern (1968) integer JDN, independent of toordinal()."""
@@ -168,8 +169,7 @@ def _jdn_fliegel(y: int, m: int, d: int) -> int:
     return d + (153 * mm + 2) // 5 + 365 * yy + yy // 4 - yy // 100 + yy // 400 - 32045
 
 
-@pytest.mark.parametrize("d", [date(1900, 1, 31), date(1949, 10, 1), date(2000, 1, 1),
-                               date(2000, 1, 7), date(2024, 2, 29), date(2050, 12, 31)])
+@pytest.mark.parametrize("d", [date(1900, 1, 31), date(1949, 10, 1), date(2000, 1, 1), date(2000, 1, 7), date(2024, 2, 29), date(2050, 12, 31)])
 def test_jdn_agrees_with_fliegel_van_flandern(d):
     assert oc.julian_day_number(d) == _jdn_fliegel(d.year, d.month, d.day)
 
@@ -185,7 +185,7 @@ def test_jdn_known_value():
         (date(2000, 1, 6), "癸亥"),
         (date(2000, 1, 8), "乙丑"),
         (date(1949, 10, 1), "甲子"),
-        (date(1900, 1, 31), "甲辰"),   # 1900 lunar new year
+        (date(1900, 1, 31), "甲辰"),  # 1900 lunar new year
     ],
 )
 def test_day_anchor(d, pillar):
@@ -206,10 +206,10 @@ def test_day_uses_local_wall_clock_date():
 
 # ------------------------------------------------------------------ hour pillar
 
+
 @pytest.mark.parametrize(
     "hour, pillar",
-    [(0, "甲子"), (1, "乙丑"), (2, "乙丑"), (3, "丙寅"), (11, "庚午"), (12, "庚午"),
-     (13, "辛未"), (21, "乙亥"), (22, "乙亥")],
+    [(0, "甲子"), (1, "乙丑"), (2, "乙丑"), (3, "丙寅"), (11, "庚午"), (12, "庚午"), (13, "辛未"), (21, "乙亥"), (22, "乙亥")],
 )
 def test_hour_pillars_on_a_jia_day(hour, pillar):
     # 2000-01-07 is a 甲 day: 甲己还加甲 -> 甲子 hour, 午 hour 庚午
@@ -218,8 +218,14 @@ def test_hour_pillars_on_a_jia_day(hour, pillar):
 
 @pytest.mark.parametrize(
     "day_stem_date, zi",
-    [(date(2000, 1, 7), "甲子"), (date(2000, 1, 8), "丙子"), (date(2000, 1, 9), "戊子"),
-     (date(2000, 1, 10), "庚子"), (date(2000, 1, 11), "壬子"), (date(2000, 1, 12), "甲子")],
+    [
+        (date(2000, 1, 7), "甲子"),
+        (date(2000, 1, 8), "丙子"),
+        (date(2000, 1, 9), "戊子"),
+        (date(2000, 1, 10), "庚子"),
+        (date(2000, 1, 11), "壬子"),
+        (date(2000, 1, 12), "甲子"),
+    ],
 )
 def test_wu_shu_dun(day_stem_date, zi):
     d = day_stem_date
@@ -253,6 +259,7 @@ def test_hour_stem_branch_parity_over_many_hours():
 
 
 # -------------------------------------------------------------- misc behaviour
+
 
 def test_nearest_jie_seconds():
     row = next(r for r in oc.load_jie() if r.year == 2024 and r.name == "立春")

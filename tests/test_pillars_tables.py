@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from yimao.ganzhi import GanZhi
-from yimao.pillars import NEAR_JIE_SECONDS, Lunar, _LUNAR_DAY_NAMES, _lunar_months, _lunar_of, _month_pillars, _year_table, pillars_at
+from yimao.pillars import _LUNAR_DAY_NAMES, NEAR_JIE_SECONDS, Lunar, _lunar_months, _lunar_of, _month_pillars, _year_table, pillars_at
 from yimao.solar_terms import jie_position, jies
 
-ZONES = (timezone.utc, timezone(timedelta(hours=8)), timezone(timedelta(hours=-11, minutes=-30)), timezone(timedelta(hours=23, minutes=59)),
-         timezone(timedelta(hours=-23, minutes=-59)), ZoneInfo("Asia/Shanghai"), ZoneInfo("America/New_York"))
+ZONES = (
+    UTC,
+    timezone(timedelta(hours=8)),
+    timezone(timedelta(hours=-11, minutes=-30)),
+    timezone(timedelta(hours=23, minutes=59)),
+    timezone(timedelta(hours=-23, minutes=-59)),
+    ZoneInfo("Asia/Shanghai"),
+    ZoneInfo("America/New_York"),
+)
 
 
 def test_year_table():
@@ -31,7 +38,7 @@ def test_pillars_at_the_ends_of_the_years():
         year = rng.randint(1900, 2100)
         moment = datetime(year, rng.choice((1, 12)), rng.choice((1, 5, 6, 7, 8, 28, 31)), rng.randint(0, 23), tzinfo=rng.choice(ZONES))
         p = pillars_at(moment)
-        jie, next_jie, y, m = _month_pillars.__wrapped__(*jie_position(moment.astimezone(timezone.utc)))
+        jie, next_jie, y, m = _month_pillars.__wrapped__(*jie_position(moment.astimezone(UTC)))
         assert (p.context.jie, p.context.next_jie, p.year, p.month) == (jie, next_jie, y, m)
 
 
@@ -46,7 +53,7 @@ def reference_near_jie(ctx):
 def test_near_jie():
     rng = random.Random(51)
     for _ in range(5000):
-        p = pillars_at(datetime(rng.randint(1950, 2050), rng.randint(1, 12), 1, tzinfo=timezone.utc))
+        p = pillars_at(datetime(rng.randint(1950, 2050), rng.randint(1, 12), 1, tzinfo=UTC))
         j = rng.choice((p.context.jie, p.context.next_jie)).instant
         moment = (j + timedelta(seconds=rng.uniform(-400, 400))).astimezone(rng.choice(ZONES))
         moment += timedelta(days=rng.choice((0, 0, 0, 1, -1, 2, -2, 3, -3, 4)))

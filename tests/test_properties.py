@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from functools import cache
 from pathlib import Path
 
@@ -25,7 +25,7 @@ def validator():
 
 
 casts = st.builds(lambda h, m: Cast(h, frozenset(i + 1 for i in range(6) if m >> i & 1)), st.sampled_from(HEXAGRAMS), st.integers(0, 63))
-zones = st.sampled_from([timezone.utc, timezone(timedelta(hours=8)), timezone(timedelta(hours=-7)), timezone(timedelta(hours=5, minutes=30))])
+zones = st.sampled_from([UTC, timezone(timedelta(hours=8)), timezone(timedelta(hours=-7)), timezone(timedelta(hours=5, minutes=30))])
 moments = st.datetimes(min_value=datetime(1901, 1, 1), max_value=datetime(2099, 12, 31), timezones=zones)
 
 

@@ -76,8 +76,13 @@ def test_many_casts_validate(schema):
 
     for _ in range(150):
         c = rng.choice(casts)
-        req = CastRequest(hex=c.coins(), month=rng.choice(months), day=str(rng.choice(CYCLE)), hour=rng.choice(months),
-                          use=rng.choice(["官", "财", "父", "兄", "子", "世", "应", None]))
+        req = CastRequest(
+            hex=c.coins(),
+            month=rng.choice(months),
+            day=str(rng.choice(CYCLE)),
+            hour=rng.choice(months),
+            use=rng.choice(["官", "财", "父", "兄", "子", "世", "应", None]),
+        )
         v.validate(json.loads(json.dumps(document(read(req)), ensure_ascii=False)))
     for _ in range(50):
         c = rng.choice(casts)
@@ -87,12 +92,17 @@ def test_many_casts_validate(schema):
 
 
 def test_batch_lines_validate(schema):
-    lines = "\n".join([
-        '{"hex": "离之乾", "date": "2026-12-02T10:00+08:00"}',
-        '{"hex": "xyz"}',
-        "not json",
-        '{"hex": "大畜之离", "month": "卯", "day": "戊寅", "use": "父"}',
-    ]).encode() + b"\n"
+    lines = (
+        "\n".join(
+            [
+                '{"hex": "离之乾", "date": "2026-12-02T10:00+08:00"}',
+                '{"hex": "xyz"}',
+                "not json",
+                '{"hex": "大畜之离", "month": "卯", "day": "戊寅", "use": "父"}',
+            ]
+        ).encode()
+        + b"\n"
+    )
     r = subprocess.run([sys.executable, "-m", "yimao", "batch"], input=lines, capture_output=True, env=ENV, timeout=60)
     v = jsonschema.Draft202012Validator(schema)
     out = [json.loads(line) for line in r.stdout.decode().splitlines()]

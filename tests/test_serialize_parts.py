@@ -5,7 +5,7 @@ at a time, as the JSON contract (DESIGN §4) states them."""
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import orjson
@@ -27,7 +27,7 @@ from yimao.serialize import (
 )
 
 ZONES = (
-    timezone.utc,
+    UTC,
     timezone(timedelta(hours=8)),
     timezone(timedelta(hours=-5)),
     timezone(timedelta(hours=5, minutes=45)),
@@ -104,7 +104,7 @@ def ref_context(ctx):
         "near_jie": None if near is None else {"name": near[0].name, "seconds": round(near[1], 1)},
         "conventions": {
             "moment": ctx.moment.isoformat(timespec="seconds"),
-            "utc": ctx.moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "utc": ctx.moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "timezone": ctx.tz_name,
             "timezone_source": ctx.tz_source,
             "day_start": ctx.day_start,
@@ -215,8 +215,16 @@ def same(a, b):
 
 def random_moment(rng):
     year = rng.choice((rng.randint(1950, 2050), rng.randint(3, 9997), rng.randint(995, 1005), rng.randint(1890, 1905)))
-    moment = datetime(year, rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59),
-                      rng.randint(0, 59), rng.choice((0, 0, 0, 250000)), tzinfo=rng.choice(ZONES))
+    moment = datetime(
+        year,
+        rng.randint(1, 12),
+        rng.randint(1, 28),
+        rng.randint(0, 23),
+        rng.randint(0, 59),
+        rng.randint(0, 59),
+        rng.choice((0, 0, 0, 250000)),
+        tzinfo=rng.choice(ZONES),
+    )
     return moment + timedelta(days=rng.choice((0, 0, 1, 2, 3)))
 
 
@@ -227,7 +235,9 @@ def test_documents_of_every_cast():
         if kind < 0.7:
             p = pillars_at(random_moment(rng), rng.choice((23, 0)), tz_name=rng.choice((None, "here")))
         elif kind < 0.9:
-            p = FourPillars(rng.choice((None, *CYCLE)), rng.choice((None, *BRANCHES, *CYCLE)), rng.choice((None, *BRANCHES, *CYCLE)), rng.choice((None, *CYCLE)))
+            p = FourPillars(
+                rng.choice((None, *CYCLE)), rng.choice((None, *BRANCHES, *CYCLE)), rng.choice((None, *BRANCHES, *CYCLE)), rng.choice((None, *CYCLE))
+            )
         else:
             p = None
         chart = build_chart(cast, p, rng.choice(tuple(EarthSchool)))
@@ -244,7 +254,7 @@ def test_documents_of_every_cast():
 def test_contexts_near_their_jie():
     rng = random.Random(41)
     for _ in range(2000):
-        p = pillars_at(datetime(rng.randint(1950, 2050), 1, 1, tzinfo=timezone.utc))
+        p = pillars_at(datetime(rng.randint(1950, 2050), 1, 1, tzinfo=UTC))
         jie = p.context.next_jie.instant + timedelta(seconds=rng.uniform(-400, 400))
         moment = jie.astimezone(rng.choice(ZONES)) + timedelta(days=rng.choice((0, 0, 0, 1, -1, 2, -3)))
         ctx = pillars_at(moment, 23).context
@@ -255,11 +265,19 @@ def test_moment_texts():
     rng = random.Random(42)
     for _ in range(30000):
         year = rng.choice((rng.randint(1, 9999), rng.randint(990, 1010), rng.randint(9990, 9999), rng.randint(1850, 2100)))
-        moment = datetime(year, rng.randint(1, 12), rng.choice((1, 28, rng.randint(1, 28))), rng.randint(0, 23),
-                          rng.randint(0, 59), rng.randint(0, 59), rng.choice((0, 0, 999999)),
-                          tzinfo=rng.choice(ZONES), fold=rng.randint(0, 1))
+        moment = datetime(
+            year,
+            rng.randint(1, 12),
+            rng.choice((1, 28, rng.randint(1, 28))),
+            rng.randint(0, 23),
+            rng.randint(0, 59),
+            rng.randint(0, 59),
+            rng.choice((0, 0, 999999)),
+            tzinfo=rng.choice(ZONES),
+            fold=rng.randint(0, 1),
+        )
         try:
-            expected = moment.isoformat(timespec="seconds"), moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            expected = moment.isoformat(timespec="seconds"), moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         except (OverflowError, ValueError):  # outside datetime's range once in UTC
             continue
         assert _moment_texts(moment) == expected, moment
@@ -274,7 +292,7 @@ def test_jie_json_is_the_jie_dict_encoded():
 
     for year in (2, 999, 1000, 1001, 1900, 2026, 2100, 9998):
         for j in jies(year):
-            for zone in (*ZONES, timezone.utc, timezone(timedelta(hours=14)), timezone(timedelta(hours=-12))):
+            for zone in (*ZONES, UTC, timezone(timedelta(hours=14)), timezone(timedelta(hours=-12))):
                 try:
                     expected = orjson.dumps(_jie_in(j, zone))
                 except (OverflowError, ValueError):  # outside datetime's range in that zone

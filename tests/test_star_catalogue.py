@@ -26,10 +26,49 @@ DIRECTIONS = {"坎", "艮", "震", "巽", "离", "坤", "兑", "乾", "中宫", 
 BASES = {"month", "season", "month_sanhe", "day_stem", "day_ganzhi", "year_branch", "month_hour", "year_month", "none"}
 KINDS = {"branch", "stem", "direction", "ganzhi", "none"}
 NATURES = {"吉", "凶", "吉凶", "未详"}
-TOPICS = {"通用", "岁时", "身命", "婚姻", "才貌", "坟茔", "家宅", "造化", "刑狱", "防非", "禄食", "求财", "功名",
-          "行人", "出行", "疾病", "丧事", "产育", "小儿", "音信", "渔猎", "畜牧", "捕盗", "失物", "词讼", "针灸"}
-REQUIRED = {"id": str, "name": str, "traditional": str, "aliases": list, "group": str, "order": int, "basis": str,
-            "kind": str, "nature": str, "topics": list, "rule": str, "quotes": list, "notes": list}
+TOPICS = {
+    "通用",
+    "岁时",
+    "身命",
+    "婚姻",
+    "才貌",
+    "坟茔",
+    "家宅",
+    "造化",
+    "刑狱",
+    "防非",
+    "禄食",
+    "求财",
+    "功名",
+    "行人",
+    "出行",
+    "疾病",
+    "丧事",
+    "产育",
+    "小儿",
+    "音信",
+    "渔猎",
+    "畜牧",
+    "捕盗",
+    "失物",
+    "词讼",
+    "针灸",
+}
+REQUIRED = {
+    "id": str,
+    "name": str,
+    "traditional": str,
+    "aliases": list,
+    "group": str,
+    "order": int,
+    "basis": str,
+    "kind": str,
+    "nature": str,
+    "topics": list,
+    "rule": str,
+    "quotes": list,
+    "notes": list,
+}
 
 
 def _load():
@@ -85,8 +124,14 @@ def stem_sets(d):
 
 def keys_for(basis):
     return {
-        "month": list(MONTHS), "season": list(MONTHS), "month_sanhe": list(MONTHS), "day_stem": list(STEMS),
-        "day_ganzhi": GANZHI, "year_branch": list(BRANCHES), "month_hour": list(MONTHS), "year_month": list(BRANCHES),
+        "month": list(MONTHS),
+        "season": list(MONTHS),
+        "month_sanhe": list(MONTHS),
+        "day_stem": list(STEMS),
+        "day_ganzhi": GANZHI,
+        "year_branch": list(BRANCHES),
+        "month_hour": list(MONTHS),
+        "year_month": list(BRANCHES),
     }[basis]
 
 
@@ -209,9 +254,13 @@ def test_reused_names_have_one_entry_per_use():
     for s in STARS:
         names.setdefault(s["name"], []).append(s["id"])
     for name, ids in {
-        "月煞": {"yuesha_jiangxing", "yuesha_yuekong"}, "天贼": {"tianzei_manpokai", "tianzei_wufu"},
-        "天狗": {"tiangou_suizei", "tiangou_diaoke"}, "丧门": {"sangmen_yue", "sangmen_sui"},
-        "吊客": {"diaoke_yue", "diaoke_sui"}, "五鬼": {"wugui_sui", "wugui_yue"}, "飞廉": {"feilian_sui", "feilian_yue"},
+        "月煞": {"yuesha_jiangxing", "yuesha_yuekong"},
+        "天贼": {"tianzei_manpokai", "tianzei_wufu"},
+        "天狗": {"tiangou_suizei", "tiangou_diaoke"},
+        "丧门": {"sangmen_yue", "sangmen_sui"},
+        "吊客": {"diaoke_yue", "diaoke_sui"},
+        "五鬼": {"wugui_sui", "wugui_yue"},
+        "飞廉": {"feilian_sui", "feilian_yue"},
         "文昌": {"wenchang_jiuyao", "wenchang_ri"},
     }.items():
         assert set(names[name]) == ids, name
@@ -238,32 +287,67 @@ def test_aliases_the_book_gives():
 
 def test_named_only_stars_have_no_positions():
     """九曜 六曜只列名；“余十将不司卦内吉凶，故不详注”；经星五纬只举一例。"""
-    for sid in ["tanlang", "jumen", "lucun", "wenchang_jiuyao", "lianzhen", "wuqu", "taiyi", "shengguang", "xiaoji",
-                "chuansong", "congkui", "dengming", "shenhou", "daji", "gongcao", "taichong", "jingxing", "wuwei"]:
+    for sid in [
+        "tanlang",
+        "jumen",
+        "lucun",
+        "wenchang_jiuyao",
+        "lianzhen",
+        "wuqu",
+        "taiyi",
+        "shengguang",
+        "xiaoji",
+        "chuansong",
+        "congkui",
+        "dengming",
+        "shenhou",
+        "daji",
+        "gongcao",
+        "taichong",
+        "jingxing",
+        "wuwei",
+    ]:
         assert star(sid)["basis"] == "none", sid
 
 
 def test_every_star_the_text_names_is_present():
     names = {s["name"] for s in STARS} | {a for s in STARS for a in s["aliases"]}
-    for n in ("贪狼 巨门 禄存 文昌 廉贞 武曲 破军 左辅 右弼 紫微垣 天市垣 太微垣 天德 天干天德 月德 天干月德 天乙贵人 阳贵 阴贵 "
-              "福星 天厨 天元禄 天财 地财 将星 攀鞍 驿马 六害 华盖 劫煞 灾煞 天煞 地煞 年煞 月煞 亡人煞 天马 天喜 喜神 天赦 天解 "
-              "月解 喝散 天医 活曜 雷火 网罗 旌旗 天耳 天目 天罡煞 天犬 天猪 天鼠 天牛 大腾蛇 暗金 破碎 大耗 小耗 荒芜 月空 天贼 "
-              "天狗 地贼 天烛 天火 天官符 生气 死气 死气官符 锤门官符 天狱 地狱 血刃 血忌 羊刃 阴煞 折煞 浴盆 咸池 天哭 丧门 吊客 "
-              "亡人 丧车 五墓 三坵 孤 寡 关锁 往亡 归忌 绝路空 覆舟 白浪 鹤神 五符 天曹 地符 风伯 雷公 雨师 风云 堂符 国印 天关 "
-              "地匣 天罡 太乙 胜光 小吉 传送 从魁 河魁 登明 神后 大吉 功曹 太冲 太岁 太阳 太阴 官符 死符 岁破 龙德 白虎 福德 "
-              "病符 飞廉 五鬼 栏杆").split():
+    for n in (
+        "贪狼 巨门 禄存 文昌 廉贞 武曲 破军 左辅 右弼 紫微垣 天市垣 太微垣 天德 天干天德 月德 天干月德 天乙贵人 阳贵 阴贵 "
+        "福星 天厨 天元禄 天财 地财 将星 攀鞍 驿马 六害 华盖 劫煞 灾煞 天煞 地煞 年煞 月煞 亡人煞 天马 天喜 喜神 天赦 天解 "
+        "月解 喝散 天医 活曜 雷火 网罗 旌旗 天耳 天目 天罡煞 天犬 天猪 天鼠 天牛 大腾蛇 暗金 破碎 大耗 小耗 荒芜 月空 天贼 "
+        "天狗 地贼 天烛 天火 天官符 生气 死气 死气官符 锤门官符 天狱 地狱 血刃 血忌 羊刃 阴煞 折煞 浴盆 咸池 天哭 丧门 吊客 "
+        "亡人 丧车 五墓 三坵 孤 寡 关锁 往亡 归忌 绝路空 覆舟 白浪 鹤神 五符 天曹 地符 风伯 雷公 雨师 风云 堂符 国印 天关 "
+        "地匣 天罡 太乙 胜光 小吉 传送 从魁 河魁 登明 神后 大吉 功曹 太冲 太岁 太阳 太阴 官符 死符 岁破 龙德 白虎 福德 "
+        "病符 飞廉 五鬼 栏杆"
+    ).split():
         assert n in names, n
 
 
 # ------------------------------------------------------------------ misprints recorded
 
 
-@pytest.mark.parametrize("sid,misprint", [
-    ("tianyi_guiren", "配为地网"), ("tianyi_guiren_yang", "配为地网"), ("tianyi_guiren", "乙猴巳鼠头"),
-    ("tianyi_guiren_yin", "乙鼠巳猴乡"), ("yima", "申子辰成居寅"), ("tianjie", "水绝于申"), ("hesan", "秋多生巳"),
-    ("chuimen_guanfu", "正七虑行村"), ("zhesha", "看煞"), ("xianchi", "求曰"), ("posui", "四轮复灵"),
-    ("sanqiu", "数丑日第三"), ("heshen", "巳酉艮局"), ("fuzhou", "震仰孟"), ("xueren", "针炙"), ("xueji", "针炙"),
-])
+@pytest.mark.parametrize(
+    "sid,misprint",
+    [
+        ("tianyi_guiren", "配为地网"),
+        ("tianyi_guiren_yang", "配为地网"),
+        ("tianyi_guiren", "乙猴巳鼠头"),
+        ("tianyi_guiren_yin", "乙鼠巳猴乡"),
+        ("yima", "申子辰成居寅"),
+        ("tianjie", "水绝于申"),
+        ("hesan", "秋多生巳"),
+        ("chuimen_guanfu", "正七虑行村"),
+        ("zhesha", "看煞"),
+        ("xianchi", "求曰"),
+        ("posui", "四轮复灵"),
+        ("sanqiu", "数丑日第三"),
+        ("heshen", "巳酉艮局"),
+        ("fuzhou", "震仰孟"),
+        ("xueren", "针炙"),
+        ("xueji", "针炙"),
+    ],
+)
 def test_misprint_is_recorded_in_notes(sid, misprint):
     assert any(misprint in n for n in star(sid)["notes"]), (sid, misprint)
 
@@ -357,7 +441,8 @@ def test_yanggui_body():
 def test_yanggui_verse():
     """甲羊戊庚牛，乙猴巳(己)鼠头，丙鸡丁猪走，壬兔癸蛇游，六辛骑猛虎，阳贵用斯求。"""
     assert sets("tianyi_guiren_yang") == stem_sets(
-        {"甲": "未", "戊庚": "丑", "乙": "申", "己": "子", "丙": "酉", "丁": "亥", "壬": "卯", "癸": "巳", "辛": "寅"})
+        {"甲": "未", "戊庚": "丑", "乙": "申", "己": "子", "丙": "酉", "丁": "亥", "壬": "卯", "癸": "巳", "辛": "寅"}
+    )
 
 
 def test_yingui_verse():
@@ -383,8 +468,9 @@ def test_tianyi_union_yishi_bufen_yinyang():
 def test_fuxing():
     """甲之五遁，丙为食神，故寅为福；乙之五遁，丁为食神，丑亥为福星也。
     法曰：甲虎乙猪牛，丙同犬鼠游，丁鸡戊猴走，己羊庚马头，辛蛇癸逐兔，壬日占龙楼。"""
-    assert sets("fuxing") == stem_sets({"甲": "寅", "乙": "亥丑", "丙": "戌子", "丁": "酉", "戊": "申", "己": "未",
-                                        "庚": "午", "辛": "巳", "癸": "卯", "壬": "辰"})
+    assert sets("fuxing") == stem_sets(
+        {"甲": "寅", "乙": "亥丑", "丙": "戌子", "丁": "酉", "戊": "申", "己": "未", "庚": "午", "辛": "巳", "癸": "卯", "壬": "辰"}
+    )
 
 
 def test_tianchu():
@@ -396,8 +482,7 @@ def test_tianchu():
 
 def test_tianyuanlu():
     """甲木生亥，临官于寅，乙木生午，临官于卯，丙戊生于寅，临官于巳，丁己生于酉，临官在午，阴阳顺逆，各以类推。"""
-    assert sets("tianyuanlu") == stem_sets({"甲": "寅", "乙": "卯", "丙戊": "巳", "丁己": "午", "庚": "申", "辛": "酉",
-                                            "壬": "亥", "癸": "子"})
+    assert sets("tianyuanlu") == stem_sets({"甲": "寅", "乙": "卯", "丙戊": "巳", "丁己": "午", "庚": "申", "辛": "酉", "壬": "亥", "癸": "子"})
 
 
 def test_tiancai_dicai():
@@ -411,8 +496,7 @@ def test_wenchang():
     """甲禄在寅，逾三位而巳是也。… 是以辛以戌为文昌也。
     法曰：甲蛇乙马号文昌，丁己寻鸡辛犬方，庚猪癸兔壬从虎，丙戊扬猴最吉祥。"""
     assert star("wenchang_ri")["positions"]["辛"] == ["戌"]
-    assert sets("wenchang_ri") == stem_sets({"甲": "巳", "乙": "午", "丁己": "酉", "辛": "戌", "庚": "亥", "癸": "卯",
-                                             "壬": "寅", "丙戊": "申"})
+    assert sets("wenchang_ri") == stem_sets({"甲": "巳", "乙": "午", "丁己": "酉", "辛": "戌", "庚": "亥", "癸": "卯", "壬": "寅", "丙戊": "申"})
 
 
 # ------------------------------------------------------------------ 将星十二神
@@ -420,8 +504,20 @@ def test_wenchang():
 
 def test_jiangxing_series_for_haimaowei():
     """故亥卯未，将星在卯，辰为攀鞍，巳为驾马，马前为六害午也，害前为华盖未也，将后为七煞，自申至寅七位是也。"""
-    series = ["jiangxing", "panan", "yima", "liuhai_jiangxing", "huagai", "jiesha", "zaisha", "tiansha", "disha",
-              "niansha", "yuesha_jiangxing", "wangren_jiangxing"]
+    series = [
+        "jiangxing",
+        "panan",
+        "yima",
+        "liuhai_jiangxing",
+        "huagai",
+        "jiesha",
+        "zaisha",
+        "tiansha",
+        "disha",
+        "niansha",
+        "yuesha_jiangxing",
+        "wangren_jiangxing",
+    ]
     for m in "亥卯未":
         assert "".join(star(s)["positions"][m][0] for s in series) == "卯辰巳午未申酉戌亥子丑寅"
 
@@ -683,8 +779,20 @@ def test_tianguanfu_zi_year_example():
     """如子年乃水局临官于亥入中宫，即十月在中宫顺行，即十一月在乾，十二月在兑，进三复退，即是本年，正月入中宫，二月乾，
     三月兑，四月艮，五月离，六坎，七坤，八震，九巽，乃终。设如七月占，若鬼动坤宫，为天官符也"""
     pos = star("tianguanfu")["positions"]["子"]
-    want = {"亥": "中宫", "子": "乾", "丑": "兑", "寅": "中宫", "卯": "乾", "辰": "兑", "巳": "艮", "午": "离",
-            "未": "坎", "申": "坤", "酉": "震", "戌": "巽"}
+    want = {
+        "亥": "中宫",
+        "子": "乾",
+        "丑": "兑",
+        "寅": "中宫",
+        "卯": "乾",
+        "辰": "兑",
+        "巳": "艮",
+        "午": "离",
+        "未": "坎",
+        "申": "坤",
+        "酉": "震",
+        "戌": "巽",
+    }
     assert {m: pos[m] for m in MONTHS} == {m: [want[m]] for m in MONTHS}
 
 
@@ -695,14 +803,50 @@ def test_tianguanfu_other_years_by_the_rule():
     for y in "申辰":
         assert pos[y] == pos["子"]
     # 亥卯未 years: 木局 临官 寅 → 寅中宫 卯乾 辰兑, 巳中宫 午乾 未兑 申艮 酉离 戌坎 亥坤 子震 丑巽
-    want_mao = {"寅": "中宫", "卯": "乾", "辰": "兑", "巳": "中宫", "午": "乾", "未": "兑", "申": "艮", "酉": "离",
-                "戌": "坎", "亥": "坤", "子": "震", "丑": "巽"}
+    want_mao = {
+        "寅": "中宫",
+        "卯": "乾",
+        "辰": "兑",
+        "巳": "中宫",
+        "午": "乾",
+        "未": "兑",
+        "申": "艮",
+        "酉": "离",
+        "戌": "坎",
+        "亥": "坤",
+        "子": "震",
+        "丑": "巽",
+    }
     # 寅午戌 years: 火局 临官 巳 → 巳中宫 午乾 未兑, 申中宫 酉乾 戌兑 亥艮 子离 丑坎 寅坤 卯震 辰巽
-    want_wu = {"巳": "中宫", "午": "乾", "未": "兑", "申": "中宫", "酉": "乾", "戌": "兑", "亥": "艮", "子": "离",
-               "丑": "坎", "寅": "坤", "卯": "震", "辰": "巽"}
+    want_wu = {
+        "巳": "中宫",
+        "午": "乾",
+        "未": "兑",
+        "申": "中宫",
+        "酉": "乾",
+        "戌": "兑",
+        "亥": "艮",
+        "子": "离",
+        "丑": "坎",
+        "寅": "坤",
+        "卯": "震",
+        "辰": "巽",
+    }
     # 巳酉丑 years: 金局 临官 申 → 申中宫 酉乾 戌兑, 亥中宫 子乾 丑兑 寅艮 卯离 辰坎 巳坤 午震 未巽
-    want_you = {"申": "中宫", "酉": "乾", "戌": "兑", "亥": "中宫", "子": "乾", "丑": "兑", "寅": "艮", "卯": "离",
-                "辰": "坎", "巳": "坤", "午": "震", "未": "巽"}
+    want_you = {
+        "申": "中宫",
+        "酉": "乾",
+        "戌": "兑",
+        "亥": "中宫",
+        "子": "乾",
+        "丑": "兑",
+        "寅": "艮",
+        "卯": "离",
+        "辰": "坎",
+        "巳": "坤",
+        "午": "震",
+        "未": "巽",
+    }
     for years, want in (("亥卯未", want_mao), ("寅午戌", want_wu), ("巳酉丑", want_you)):
         for y in years:
             assert {m: pos[y][m] for m in MONTHS} == {m: [want[m]] for m in MONTHS}, y
@@ -751,8 +895,7 @@ def test_xueren_xueji():
 def test_yangren():
     """甲禄在寅，则右顺卯为羊刃，乙禄到卯，则左逆寅为羊刃，丙戊禄巳，则右顺午为羊刃，丁己禄午，则左逆巳为羊刃。
     法曰：乙逢寅动当为刃，辛见申摇岂不凶，丁己忌巳癸忧亥"""
-    assert sets("yangren") == stem_sets({"甲": "卯", "乙": "寅", "丙戊": "午", "丁己": "巳", "庚": "酉", "辛": "申",
-                                         "壬": "子", "癸": "亥"})
+    assert sets("yangren") == stem_sets({"甲": "卯", "乙": "寅", "丙戊": "午", "丁己": "巳", "庚": "酉", "辛": "申", "壬": "子", "癸": "亥"})
 
 
 def test_yangren_jinshi_rejected():
@@ -859,10 +1002,16 @@ def test_fuzhou_bailang():
 # ------------------------------------------------------------------ 鹤神
 
 HESHEN = {
-    "艮": "己酉 庚戌 辛亥 壬子 癸丑 甲寅", "震": "乙卯 丙辰 丁巳 戊午 己未", "巽": "庚申 辛酉 壬戌 癸亥 甲子 乙丑",
-    "离": "丙寅 丁卯 戊辰 己巳 庚午", "坤": "辛未 壬申 癸酉 甲戌 乙亥 丙子", "兑": "丁丑 戊寅 己卯 庚辰 辛巳",
-    "乾": "壬午 癸未 甲申 乙酉 丙戌 丁亥", "坎": "戊子 己丑 庚寅 辛卯 壬辰",
-    "天上": "癸巳 甲午 乙未 丙申 丁酉 戊戌 己亥 庚子 辛丑 壬寅 癸卯 甲辰 乙巳 丙午 丁未", "中宫": "戊申",
+    "艮": "己酉 庚戌 辛亥 壬子 癸丑 甲寅",
+    "震": "乙卯 丙辰 丁巳 戊午 己未",
+    "巽": "庚申 辛酉 壬戌 癸亥 甲子 乙丑",
+    "离": "丙寅 丁卯 戊辰 己巳 庚午",
+    "坤": "辛未 壬申 癸酉 甲戌 乙亥 丙子",
+    "兑": "丁丑 戊寅 己卯 庚辰 辛巳",
+    "乾": "壬午 癸未 甲申 乙酉 丙戌 丁亥",
+    "坎": "戊子 己丑 庚寅 辛卯 壬辰",
+    "天上": "癸巳 甲午 乙未 丙申 丁酉 戊戌 己亥 庚子 辛丑 壬寅 癸卯 甲辰 乙巳 丙午 丁未",
+    "中宫": "戊申",
 }
 
 
@@ -893,8 +1042,7 @@ def test_heshen_heaven_counts():
 
 # ------------------------------------------------------------------ 五符十二神
 
-WUFU_SERIES = ["wufu", "tiancao", "difu", "fengbo", "leigong", "yushi", "fengyun", "tangfu", "guoyin", "tianguan",
-               "dixia", "tianzei_wufu"]
+WUFU_SERIES = ["wufu", "tiancao", "difu", "fengbo", "leigong", "yushi", "fengyun", "tangfu", "guoyin", "tianguan", "dixia", "tianzei_wufu"]
 
 
 def test_wufu_jia_example():
@@ -929,8 +1077,7 @@ def test_tiangang_hekui():
 
 # ------------------------------------------------------------------ 太岁十二神
 
-TAISUI_SERIES = ["taisui", "taiyang", "sangmen_sui", "taiyin_sui", "guanfu_sui", "sifu", "suipo", "longde", "baihu",
-                 "fude", "diaoke_sui", "bingfu"]
+TAISUI_SERIES = ["taisui", "taiyang", "sangmen_sui", "taiyin_sui", "guanfu_sui", "sifu", "suipo", "longde", "baihu", "fude", "diaoke_sui", "bingfu"]
 
 
 def test_taisui_zi_year():
@@ -947,8 +1094,7 @@ def test_taisui_moves_with_the_year():
 
 def test_taisui_attached_four():
     """白虎…飞廉附之 … 官符…五鬼附之 … 岁破，栏杆附之 … 吊客，天狗附之"""
-    for att, host in (("feilian_sui", "baihu"), ("wugui_sui", "guanfu_sui"), ("langan", "suipo"),
-                      ("tiangou_diaoke", "diaoke_sui")):
+    for att, host in (("feilian_sui", "baihu"), ("wugui_sui", "guanfu_sui"), ("langan", "suipo"), ("tiangou_diaoke", "diaoke_sui")):
         assert star(att)["positions"] == star(host)["positions"]
     assert star("feilian_sui")["positions"]["子"] == ["申"]
     assert star("wugui_sui")["positions"]["子"] == ["辰"]
@@ -970,19 +1116,40 @@ def test_yueshang_feilian_wugui():
 # ------------------------------------------------------------------ topics the book assigns
 
 
-@pytest.mark.parametrize("sid,topic,sentence", [
-    ("pojun", "婚姻", "唯婚姻才貌坟茔屋宅之占用之"), ("ziweiyuan", "造化", "唯造化之占用之"),
-    ("jingxing", "身命", "唯岁时身命之占用之"), ("fuxing", "禄食", "右二星主禄食"),
-    ("tiancai", "求财", "问利自当沙"), ("yima", "行人", "行人要星也"), ("tianma", "功名", "此星惟利升迁之卜"),
-    ("xishen", "出行", "出行顺利"), ("tianshe", "刑狱", "刑罪之占"), ("tianyi", "疾病", "救疗之神也"),
-    ("huoyao", "产育", "为胎育子息之占"), ("leihuo", "功名", "大利功名"), ("wangluo", "捕盗", "独捕叛用之"),
-    ("tianer", "音信", "动而音信当至"), ("tiangang_sha", "渔猎", "亦渔猎之吉神也"), ("tianniu", "畜牧", "牧养忌之"),
-    ("anjin", "产育", "产妇之忌"), ("tianguanfu", "词讼", "则成词讼之凶"), ("tianyu", "刑狱", "则忧禁怕天狱"),
-    ("xueren", "针灸", "针炙占之定不偕"), ("yupen", "小儿", "小儿忌之"), ("sangche", "疾病", "二法皆忌疾病"),
-    ("wangwang", "出行", "行者之戒也"), ("guiji", "出行", "爻逢归忌路途凶"), ("juelukong", "出行", "如犯空亡莫远游"),
-    ("heshen", "出行", "若鬼摇是宫出行是戒"), ("tiangang_gangkui", "词讼", "罡主讼"), ("hekui", "捕盗", "魁主盗也"),
-    ("tiande_gan", "防非", "利用防非"),
-])
+@pytest.mark.parametrize(
+    "sid,topic,sentence",
+    [
+        ("pojun", "婚姻", "唯婚姻才貌坟茔屋宅之占用之"),
+        ("ziweiyuan", "造化", "唯造化之占用之"),
+        ("jingxing", "身命", "唯岁时身命之占用之"),
+        ("fuxing", "禄食", "右二星主禄食"),
+        ("tiancai", "求财", "问利自当沙"),
+        ("yima", "行人", "行人要星也"),
+        ("tianma", "功名", "此星惟利升迁之卜"),
+        ("xishen", "出行", "出行顺利"),
+        ("tianshe", "刑狱", "刑罪之占"),
+        ("tianyi", "疾病", "救疗之神也"),
+        ("huoyao", "产育", "为胎育子息之占"),
+        ("leihuo", "功名", "大利功名"),
+        ("wangluo", "捕盗", "独捕叛用之"),
+        ("tianer", "音信", "动而音信当至"),
+        ("tiangang_sha", "渔猎", "亦渔猎之吉神也"),
+        ("tianniu", "畜牧", "牧养忌之"),
+        ("anjin", "产育", "产妇之忌"),
+        ("tianguanfu", "词讼", "则成词讼之凶"),
+        ("tianyu", "刑狱", "则忧禁怕天狱"),
+        ("xueren", "针灸", "针炙占之定不偕"),
+        ("yupen", "小儿", "小儿忌之"),
+        ("sangche", "疾病", "二法皆忌疾病"),
+        ("wangwang", "出行", "行者之戒也"),
+        ("guiji", "出行", "爻逢归忌路途凶"),
+        ("juelukong", "出行", "如犯空亡莫远游"),
+        ("heshen", "出行", "若鬼摇是宫出行是戒"),
+        ("tiangang_gangkui", "词讼", "罡主讼"),
+        ("hekui", "捕盗", "魁主盗也"),
+        ("tiande_gan", "防非", "利用防非"),
+    ],
+)
 def test_topic_assigned_by_the_book(sid, topic, sentence):
     assert topic in star(sid)["topics"]
     assert any(sentence in p for p in CLASSICAL)

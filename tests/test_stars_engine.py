@@ -48,8 +48,11 @@ def test_branch_star_on_changed_and_hidden_lines():
     for p in placements:
         for h in p.hits:
             cl = chart.lines[h.position - 1]
-            part = {"本爻": (cl.line.stem, cl.line.branch), "变爻": (cl.changed.stem, cl.changed.branch) if cl.changed else None,
-                    "伏神": (cl.hidden.line.stem, cl.hidden.line.branch) if cl.hidden else None}[h.part]
+            part = {
+                "本爻": (cl.line.stem, cl.line.branch),
+                "变爻": (cl.changed.stem, cl.changed.branch) if cl.changed else None,
+                "伏神": (cl.hidden.line.stem, cl.hidden.line.branch) if cl.hidden else None,
+            }[h.part]
             assert part is not None
             assert h.moving == {"本爻": cl.moving, "变爻": True, "伏神": cl.hidden.lifted if cl.hidden else False}[h.part]
 
@@ -184,7 +187,23 @@ from yimao.hexagram import HEXAGRAMS  # noqa: E402
 from yimao.stars.catalogue import DIRECTION_BRANCHES, basis_values, position_kind  # noqa: E402
 from yimao.stars.place import line_ids, placements, stand, stars_json  # noqa: E402
 
-ENTRY_KEYS = ["id", "name", "aliases", "basis", "nature", "topics", "text", "positions", "lines", "hits", "moving", "active", "day_match", "on_use", "variants"]
+ENTRY_KEYS = [
+    "id",
+    "name",
+    "aliases",
+    "basis",
+    "nature",
+    "topics",
+    "text",
+    "positions",
+    "lines",
+    "hits",
+    "moving",
+    "active",
+    "day_match",
+    "on_use",
+    "variants",
+]
 
 
 def direct_reading(chart, use, topic):
@@ -244,7 +263,15 @@ day_spec = st.one_of(st.none(), st.sampled_from([str(g) for g in CYCLE]), st.sam
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(casts, branch_or_none, day_spec, branch_or_none, branch_or_none, st.sampled_from([None, "婚姻", "疾病", "家宅", "出行"]), st.sampled_from([None, "官", "财", "父", "世", "应", "5"]))
+@given(
+    casts,
+    branch_or_none,
+    day_spec,
+    branch_or_none,
+    branch_or_none,
+    st.sampled_from([None, "婚姻", "疾病", "家宅", "出行"]),
+    st.sampled_from([None, "官", "财", "父", "世", "应", "5"]),
+)
 def test_engine_agrees_with_a_direct_reading(cast, month, day, year, hour, topic, use_spec):
     chart = build_chart(cast, pillars_given(year=year, month=month, day=day, hour=None if hour is None or day is None or len(day) != 2 else hour))
     use = resolve_use(chart, use_spec) if use_spec else None
@@ -255,8 +282,7 @@ def test_engine_agrees_with_a_direct_reading(cast, month, day, year, hour, topic
     assert all(list(e) == ENTRY_KEYS for e in entries)  # the documented field order, for byte-stable output
     # the Placement values (what the renderer reads) say the same
     assert [
-        (p.star.id, p.line_positions, [h._asdict() for h in p.hits], p.moving, p.active, p.day_match, p.on_use)
-        for p in placements(standing)
+        (p.star.id, p.line_positions, [h._asdict() for h in p.hits], p.moving, p.active, p.day_match, p.on_use) for p in placements(standing)
     ] == [(e["id"], tuple(e["lines"]), e["hits"], e["moving"], e["active"], e["day_match"], e["on_use"]) for e in entries]
     # and each line's ids are the entries on it, in the catalogue's order
     per_line = line_ids(standing)

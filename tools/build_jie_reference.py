@@ -77,7 +77,7 @@ import argparse
 import csv
 import math
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import ephem
@@ -102,20 +102,20 @@ JIE = (
 )
 
 #: ephem.Date counts days from 1899-12-31 12:00 UT (the "Dublin Julian Day").
-_EPHEM_EPOCH = datetime(1899, 12, 31, 12, 0, 0, tzinfo=timezone.utc)
+_EPHEM_EPOCH = datetime(1899, 12, 31, 12, 0, 0, tzinfo=UTC)
 
 _TROPICAL_YEAR = 365.2422
 _SECOND = 1.0 / 86400.0
 
 #: Published instants used by --check: (label, target longitude, UTC, precision note).
 PUBLISHED = (
-    ("2024 立春 16:26:53 CST", 315, datetime(2024, 2, 4, 8, 26, 53, tzinfo=timezone.utc)),
-    ("2023 立春 10:42:21 CST", 315, datetime(2023, 2, 4, 2, 42, 21, tzinfo=timezone.utc)),
-    ("2025 立春 22:10:13 CST", 315, datetime(2025, 2, 3, 14, 10, 13, tzinfo=timezone.utc)),
-    ("2024 March equinox 03:06 UTC (minute)", 0, datetime(2024, 3, 20, 3, 6, tzinfo=timezone.utc)),
-    ("2000 March equinox 07:35 UTC (minute)", 0, datetime(2000, 3, 20, 7, 35, tzinfo=timezone.utc)),
-    ("2024 June solstice 20:51 UTC (minute)", 90, datetime(2024, 6, 20, 20, 51, tzinfo=timezone.utc)),
-    ("2024 冬至 17:20:20 CST", 270, datetime(2024, 12, 21, 9, 20, 20, tzinfo=timezone.utc)),
+    ("2024 立春 16:26:53 CST", 315, datetime(2024, 2, 4, 8, 26, 53, tzinfo=UTC)),
+    ("2023 立春 10:42:21 CST", 315, datetime(2023, 2, 4, 2, 42, 21, tzinfo=UTC)),
+    ("2025 立春 22:10:13 CST", 315, datetime(2025, 2, 3, 14, 10, 13, tzinfo=UTC)),
+    ("2024 March equinox 03:06 UTC (minute)", 0, datetime(2024, 3, 20, 3, 6, tzinfo=UTC)),
+    ("2000 March equinox 07:35 UTC (minute)", 0, datetime(2000, 3, 20, 7, 35, tzinfo=UTC)),
+    ("2024 June solstice 20:51 UTC (minute)", 90, datetime(2024, 6, 20, 20, 51, tzinfo=UTC)),
+    ("2024 冬至 17:20:20 CST", 270, datetime(2024, 12, 21, 9, 20, 20, tzinfo=UTC)),
 )
 
 
@@ -201,17 +201,18 @@ def write_csv(rows, path: Path) -> None:
 
 def check() -> int:
     """Print our solution against the published instants in PUBLISHED."""
-    print(f"{'instant':40s} {'published':>20s} {'apparent (used)':>22s} {'Δs':>6s}"
-          f" {'astrometric (wrong)':>22s} {'Δs':>6s}")
+    print(f"{'instant':40s} {'published':>20s} {'apparent (used)':>22s} {'Δs':>6s} {'astrometric (wrong)':>22s} {'Δs':>6s}")
     for label, lon, published in PUBLISHED:
         guess = utc_to_ephem(published)
         good = solve_longitude(lon, guess, apparent_longitude)
         bad = solve_longitude(lon, guess, astrometric_longitude)
         gd = (good - guess) * 86400.0
         bd = (bad - guess) * 86400.0
-        print(f"{label:40s} {published:%Y-%m-%d %H:%M:%S}  "
-              f"{ephem_to_utc(good):%Y-%m-%d %H:%M:%S} {gd:+6.1f}  "
-              f"{ephem_to_utc(bad):%Y-%m-%d %H:%M:%S} {bd:+6.1f}")
+        print(
+            f"{label:40s} {published:%Y-%m-%d %H:%M:%S}  "
+            f"{ephem_to_utc(good):%Y-%m-%d %H:%M:%S} {gd:+6.1f}  "
+            f"{ephem_to_utc(bad):%Y-%m-%d %H:%M:%S} {bd:+6.1f}"
+        )
     for y in (1900, 1950, 2000, 2024, 2050):
         print(f"ephem ΔT {y}: {ephem.delta_t(ephem.Date(f'{y}/7/1')):.1f} s")
     return 0
@@ -221,8 +222,7 @@ def main(argv=None) -> int:
     repo = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=repo / "tests" / "data" / "jie_reference.csv")
-    parser.add_argument("--check", action="store_true",
-                        help="compare against published instants instead of writing the CSV")
+    parser.add_argument("--check", action="store_true", help="compare against published instants instead of writing the CSV")
     args = parser.parse_args(argv)
     if args.check:
         return check()

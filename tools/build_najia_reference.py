@@ -32,6 +32,7 @@ What is derived, and from what
   upper image + lower image + short name (X为Y for the doubled ones).  The King Wen table
   is checked against the Unicode character names of U+4DC0..U+4DFF.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,7 @@ ELEMENT_CYCLE = "木火土金水"  # each generates the next; each overcomes the
 XIANTIAN_ORDER = "乾兑离震巽坎艮坤"
 IMAGES = dict(zip(XIANTIAN_ORDER, "天泽火雷风水山地"))
 # 后天 element of each trigram (乾兑 west 金, 离 south 火, 震巽 east 木, 坎 north 水, 艮坤 土)
-TRIGRAM_ELEMENT = {"乾": "金", "兑": "金", "离": "火", "震": "木",
-                   "巽": "木", "坎": "水", "艮": "土", "坤": "土"}
+TRIGRAM_ELEMENT = {"乾": "金", "兑": "金", "离": "火", "震": "木", "巽": "木", "坎": "水", "艮": "土", "坤": "土"}
 
 
 def trigram_bits(name: str) -> str:
@@ -137,12 +137,12 @@ def xunshi(bits: str) -> tuple[str, str]:
     table = {
         (True, True, True): "本宫",
         (False, False, False): "三世",
-        (False, False, True): "二世",   # 天同
-        (True, True, False): "五世",    # 天变
-        (True, False, False): "四世",   # 地同
-        (False, True, True): "一世",    # 地变
-        (False, True, False): "游魂",   # 人同
-        (True, False, True): "归魂",    # 人变
+        (False, False, True): "二世",  # 天同
+        (True, True, False): "五世",  # 天变
+        (True, False, False): "四世",  # 地同
+        (False, True, True): "一世",  # 地变
+        (False, True, False): "游魂",  # 人同
+        (True, False, True): "归魂",  # 人变
     }
     gen = table[(di, ren, tian)]
     if gen in ("本宫", "一世", "二世", "三世"):
@@ -160,56 +160,150 @@ def chart_lines(bits: str, palace_element: str) -> list[dict]:
     out = []
     for pos, (stem, branch) in enumerate(pairs, 1):
         el = branch_element(branch)
-        out.append({"position": pos, "stem": stem, "branch": branch,
-                    "element": el, "relative": relative(palace_element, el)})
+        out.append({"position": pos, "stem": stem, "branch": branch, "element": el, "relative": relative(palace_element, el)})
     return out
 
 
 # ---------------------------------------------------------------- King Wen / names
 KING_WEN = [  # (short name, upper, lower)
-    ("乾", "乾", "乾"), ("坤", "坤", "坤"), ("屯", "坎", "震"), ("蒙", "艮", "坎"),
-    ("需", "坎", "乾"), ("讼", "乾", "坎"), ("师", "坤", "坎"), ("比", "坎", "坤"),
-    ("小畜", "巽", "乾"), ("履", "乾", "兑"), ("泰", "坤", "乾"), ("否", "乾", "坤"),
-    ("同人", "乾", "离"), ("大有", "离", "乾"), ("谦", "坤", "艮"), ("豫", "震", "坤"),
-    ("随", "兑", "震"), ("蛊", "艮", "巽"), ("临", "坤", "兑"), ("观", "巽", "坤"),
-    ("噬嗑", "离", "震"), ("贲", "艮", "离"), ("剥", "艮", "坤"), ("复", "坤", "震"),
-    ("无妄", "乾", "震"), ("大畜", "艮", "乾"), ("颐", "艮", "震"), ("大过", "兑", "巽"),
-    ("坎", "坎", "坎"), ("离", "离", "离"), ("咸", "兑", "艮"), ("恒", "震", "巽"),
-    ("遁", "乾", "艮"), ("大壮", "震", "乾"), ("晋", "离", "坤"), ("明夷", "坤", "离"),
-    ("家人", "巽", "离"), ("睽", "离", "兑"), ("蹇", "坎", "艮"), ("解", "震", "坎"),
-    ("损", "艮", "兑"), ("益", "巽", "震"), ("夬", "兑", "乾"), ("姤", "乾", "巽"),
-    ("萃", "兑", "坤"), ("升", "坤", "巽"), ("困", "兑", "坎"), ("井", "坎", "巽"),
-    ("革", "兑", "离"), ("鼎", "离", "巽"), ("震", "震", "震"), ("艮", "艮", "艮"),
-    ("渐", "巽", "艮"), ("归妹", "震", "兑"), ("丰", "震", "离"), ("旅", "离", "艮"),
-    ("巽", "巽", "巽"), ("兑", "兑", "兑"), ("涣", "巽", "坎"), ("节", "坎", "兑"),
-    ("中孚", "巽", "兑"), ("小过", "震", "艮"), ("既济", "坎", "离"), ("未济", "离", "坎"),
+    ("乾", "乾", "乾"),
+    ("坤", "坤", "坤"),
+    ("屯", "坎", "震"),
+    ("蒙", "艮", "坎"),
+    ("需", "坎", "乾"),
+    ("讼", "乾", "坎"),
+    ("师", "坤", "坎"),
+    ("比", "坎", "坤"),
+    ("小畜", "巽", "乾"),
+    ("履", "乾", "兑"),
+    ("泰", "坤", "乾"),
+    ("否", "乾", "坤"),
+    ("同人", "乾", "离"),
+    ("大有", "离", "乾"),
+    ("谦", "坤", "艮"),
+    ("豫", "震", "坤"),
+    ("随", "兑", "震"),
+    ("蛊", "艮", "巽"),
+    ("临", "坤", "兑"),
+    ("观", "巽", "坤"),
+    ("噬嗑", "离", "震"),
+    ("贲", "艮", "离"),
+    ("剥", "艮", "坤"),
+    ("复", "坤", "震"),
+    ("无妄", "乾", "震"),
+    ("大畜", "艮", "乾"),
+    ("颐", "艮", "震"),
+    ("大过", "兑", "巽"),
+    ("坎", "坎", "坎"),
+    ("离", "离", "离"),
+    ("咸", "兑", "艮"),
+    ("恒", "震", "巽"),
+    ("遁", "乾", "艮"),
+    ("大壮", "震", "乾"),
+    ("晋", "离", "坤"),
+    ("明夷", "坤", "离"),
+    ("家人", "巽", "离"),
+    ("睽", "离", "兑"),
+    ("蹇", "坎", "艮"),
+    ("解", "震", "坎"),
+    ("损", "艮", "兑"),
+    ("益", "巽", "震"),
+    ("夬", "兑", "乾"),
+    ("姤", "乾", "巽"),
+    ("萃", "兑", "坤"),
+    ("升", "坤", "巽"),
+    ("困", "兑", "坎"),
+    ("井", "坎", "巽"),
+    ("革", "兑", "离"),
+    ("鼎", "离", "巽"),
+    ("震", "震", "震"),
+    ("艮", "艮", "艮"),
+    ("渐", "巽", "艮"),
+    ("归妹", "震", "兑"),
+    ("丰", "震", "离"),
+    ("旅", "离", "艮"),
+    ("巽", "巽", "巽"),
+    ("兑", "兑", "兑"),
+    ("涣", "巽", "坎"),
+    ("节", "坎", "兑"),
+    ("中孚", "巽", "兑"),
+    ("小过", "震", "艮"),
+    ("既济", "坎", "离"),
+    ("未济", "离", "坎"),
 ]
 
 # A word of each hexagram's Unicode character name (Wilhelm's renderings), to tie the
 # King Wen table above to an outside source.
 UNICODE_WORD = {
-    "乾": "CREATIVE", "坤": "RECEPTIVE", "屯": "DIFFICULTY", "蒙": "FOLLY", "需": "WAITING",
-    "讼": "CONFLICT", "师": "ARMY", "比": "HOLDING", "小畜": "SMALL TAMING",
-    "履": "TREADING", "泰": "PEACE", "否": "STANDSTILL", "同人": "FELLOWSHIP",
-    "大有": "POSSESSION", "谦": "MODESTY", "豫": "ENTHUSIASM", "随": "FOLLOWING",
-    "蛊": "DECAYED", "临": "APPROACH", "观": "CONTEMPLATION", "噬嗑": "BITING",
-    "贲": "GRACE", "剥": "SPLITTING", "复": "RETURN", "无妄": "INNOCENCE",
-    "大畜": "GREAT TAMING", "颐": "MOUTH", "大过": "GREAT PREPONDERANCE", "坎": "ABYSMAL",
-    "离": "CLINGING", "咸": "INFLUENCE", "恒": "DURATION", "遁": "RETREAT",
-    "大壮": "GREAT POWER", "晋": "PROGRESS", "明夷": "DARKENING", "家人": "FAMILY",
-    "睽": "OPPOSITION", "蹇": "OBSTRUCTION", "解": "DELIVERANCE", "损": "DECREASE",
-    "益": "INCREASE", "夬": "BREAKTHROUGH", "姤": "COMING TO MEET", "萃": "GATHERING",
-    "升": "PUSHING", "困": "OPPRESSION", "井": "WELL", "革": "REVOLUTION",
-    "鼎": "CAULDRON", "震": "AROUSING", "艮": "KEEPING STILL", "渐": "DEVELOPMENT",
-    "归妹": "MARRYING", "丰": "ABUNDANCE", "旅": "WANDERER", "巽": "GENTLE",
-    "兑": "JOYOUS", "涣": "DISPERSION", "节": "LIMITATION", "中孚": "INNER TRUTH",
-    "小过": "SMALL PREPONDERANCE", "既济": "AFTER COMPLETION", "未济": "BEFORE COMPLETION",
+    "乾": "CREATIVE",
+    "坤": "RECEPTIVE",
+    "屯": "DIFFICULTY",
+    "蒙": "FOLLY",
+    "需": "WAITING",
+    "讼": "CONFLICT",
+    "师": "ARMY",
+    "比": "HOLDING",
+    "小畜": "SMALL TAMING",
+    "履": "TREADING",
+    "泰": "PEACE",
+    "否": "STANDSTILL",
+    "同人": "FELLOWSHIP",
+    "大有": "POSSESSION",
+    "谦": "MODESTY",
+    "豫": "ENTHUSIASM",
+    "随": "FOLLOWING",
+    "蛊": "DECAYED",
+    "临": "APPROACH",
+    "观": "CONTEMPLATION",
+    "噬嗑": "BITING",
+    "贲": "GRACE",
+    "剥": "SPLITTING",
+    "复": "RETURN",
+    "无妄": "INNOCENCE",
+    "大畜": "GREAT TAMING",
+    "颐": "MOUTH",
+    "大过": "GREAT PREPONDERANCE",
+    "坎": "ABYSMAL",
+    "离": "CLINGING",
+    "咸": "INFLUENCE",
+    "恒": "DURATION",
+    "遁": "RETREAT",
+    "大壮": "GREAT POWER",
+    "晋": "PROGRESS",
+    "明夷": "DARKENING",
+    "家人": "FAMILY",
+    "睽": "OPPOSITION",
+    "蹇": "OBSTRUCTION",
+    "解": "DELIVERANCE",
+    "损": "DECREASE",
+    "益": "INCREASE",
+    "夬": "BREAKTHROUGH",
+    "姤": "COMING TO MEET",
+    "萃": "GATHERING",
+    "升": "PUSHING",
+    "困": "OPPRESSION",
+    "井": "WELL",
+    "革": "REVOLUTION",
+    "鼎": "CAULDRON",
+    "震": "AROUSING",
+    "艮": "KEEPING STILL",
+    "渐": "DEVELOPMENT",
+    "归妹": "MARRYING",
+    "丰": "ABUNDANCE",
+    "旅": "WANDERER",
+    "巽": "GENTLE",
+    "兑": "JOYOUS",
+    "涣": "DISPERSION",
+    "节": "LIMITATION",
+    "中孚": "INNER TRUTH",
+    "小过": "SMALL PREPONDERANCE",
+    "既济": "AFTER COMPLETION",
+    "未济": "BEFORE COMPLETION",
 }
 
 # Simplified -> traditional, character by character.  Two choices of variant: 遯 (the
 # classical text's form of 遁) and 恆 (the Taiwan/HK standard form of 恒).
-TRAD = dict(zip("为风泽观剥晋遁节济丰师贲损渐恒过随无颐蛊离涣讼复临壮兑谦归",
-                "為風澤觀剝晉遯節濟豐師賁損漸恆過隨無頤蠱離渙訟復臨壯兌謙歸"))
+TRAD = dict(zip("为风泽观剥晋遁节济丰师贲损渐恒过随无颐蛊离涣讼复临壮兑谦归", "為風澤觀剝晉遯節濟豐師賁損漸恆過隨無頤蠱離渙訟復臨壯兌謙歸"))
 
 
 def full_name(short: str, upper: str, lower: str) -> str:
@@ -266,13 +360,23 @@ def derive(errors: list[str]) -> list[dict]:
             present = {ln["relative"] for ln in lines}
             hidden = [dict(ln) for ln in pure_lines if ln["relative"] not in present]
             shi = SHI[gen]
-            out.append({
-                "name": name, "short_name": short, "traditional_name": traditional(name),
-                "king_wen": number, "unicode": chr(0x4DC0 + number - 1), "bits": bits,
-                "palace": palace, "palace_element": element, "generation": gen,
-                "shi": shi, "ying": (shi + 2) % 6 + 1,
-                "lines": lines, "hidden": hidden,
-            })
+            out.append(
+                {
+                    "name": name,
+                    "short_name": short,
+                    "traditional_name": traditional(name),
+                    "king_wen": number,
+                    "unicode": chr(0x4DC0 + number - 1),
+                    "bits": bits,
+                    "palace": palace,
+                    "palace_element": element,
+                    "generation": gen,
+                    "shi": shi,
+                    "ying": (shi + 2) % 6 + 1,
+                    "lines": lines,
+                    "hidden": hidden,
+                }
+            )
     if len({h["bits"] for h in out}) != 64:
         errors.append("the eight palaces do not partition the 64 hexagrams")
     return out
@@ -289,13 +393,13 @@ def compare(derived: list[dict], transcribed: list[dict], errors: list[str]) -> 
             if key in ("lines", "hidden"):
                 dl, tl = d[key], t.get(key, [])
                 if len(dl) != len(tl):
-                    errors.append(f"{label} {key}: derived {len(dl)} entries, JSON {len(tl)}: "
-                                  f"derived {[x['stem'] + x['branch'] + x['relative'] for x in dl]}")
+                    errors.append(
+                        f"{label} {key}: derived {len(dl)} entries, JSON {len(tl)}: derived {[x['stem'] + x['branch'] + x['relative'] for x in dl]}"
+                    )
                 for dx, tx in zip(dl, tl):
                     for k in dx:
                         if dx[k] != tx.get(k):
-                            errors.append(f"{label} {key} pos {dx['position']} {k}: "
-                                          f"derived {dx[k]!r}, JSON {tx.get(k)!r}")
+                            errors.append(f"{label} {key} pos {dx['position']} {k}: derived {dx[k]!r}, JSON {tx.get(k)!r}")
                     extra = set(tx) - set(dx)
                     if extra:
                         errors.append(f"{label} {key}: unexpected keys {sorted(extra)}")
@@ -313,14 +417,11 @@ def main(argv: list[str]) -> int:
 
     # Facts worth printing (from the derivation, not the JSON).
     two = [h["short_name"] for h in derived if len({x["relative"] for x in h["hidden"]}) == 2]
-    multi = [h["short_name"] for h in derived
-             if len(h["hidden"]) != len({x["relative"] for x in h["hidden"]})]
+    multi = [h["short_name"] for h in derived if len(h["hidden"]) != len({x["relative"] for x in h["hidden"]})]
     dx = next(h for h in derived if h["short_name"] == "大畜")
     print("hexagrams lacking two 六亲:", " ".join(two), f"({len(two)})")
-    print("大畜 伏神:", ", ".join(f"line {x['position']} {x['relative']} {x['stem']}{x['branch']}{x['element']}"
-                                for x in dx["hidden"]))
-    print("hexagrams whose missing 六亲 sits on two lines of the pure hexagram:",
-          " ".join(multi) if multi else "none")
+    print("大畜 伏神:", ", ".join(f"line {x['position']} {x['relative']} {x['stem']}{x['branch']}{x['element']}" for x in dx["hidden"]))
+    print("hexagrams whose missing 六亲 sits on two lines of the pure hexagram:", " ".join(multi) if multi else "none")
     for p in PALACE_ORDER:
         rels = [x["relative"] for x in chart_lines(trigram_bits(p) * 2, TRIGRAM_ELEMENT[p])]
         dup = {r for r in rels if rels.count(r) > 1}

@@ -14,9 +14,9 @@ from typing import Any, NamedTuple
 
 from yimao.errors import UnknownNameError
 from yimao.ganzhi import (
+    BRANCHES,
     JINSHEN,
     TUISHEN,
-    BRANCHES,
     Branch,
     EarthSchool,
     Element,
@@ -606,7 +606,7 @@ def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSch
     drels, kong, spirits = _NO_DAY if day is None else _day_table(day, school)
     si = _SCHOOL_INDEX[school]
     lines = []
-    for (line, p, bi, shi, ying, v_static, v_moving, hl, hbi, fei), spirit, move in zip(_rows(h), spirits, moves):
+    for (line, _p, bi, shi, ying, v_static, v_moving, hl, hbi, fei), spirit, move in zip(_rows(h), spirits, moves):
         if move is None:
             mv = False
             changed = crel = None

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 import typer.main
@@ -76,7 +76,9 @@ def _complete_branch(incomplete: str) -> list[str]:
 def _complete_ganzhi(incomplete: str) -> list[str]:
     from yimao.ganzhi import CYCLE
 
-    return [str(g) for g in CYCLE if str(g).startswith(incomplete)] + [c for c in "子丑寅卯辰巳午未申酉戌亥" if c.startswith(incomplete) and incomplete]
+    return [str(g) for g in CYCLE if str(g).startswith(incomplete)] + [
+        c for c in "子丑寅卯辰巳午未申酉戌亥" if c.startswith(incomplete) and incomplete
+    ]
 
 
 def _complete_star(incomplete: str) -> list[str]:
@@ -110,11 +112,11 @@ def completion_script(shell: str) -> str:
 # --- shared options -----------------------------------------------------------------------------
 
 DateOpt = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--date", "-d", help="The moment, ISO 8601: 2026-12-02T10:00+08:00 (an offset wins over --tz). Default: now."),
 ]
 TzOpt = Annotated[
-    Optional[str], typer.Option("--tz", help="Time zone when --date has no offset: an IANA name (Asia/Shanghai) or ±HH:MM. Default: the system zone.")
+    str | None, typer.Option("--tz", help="Time zone when --date has no offset: an IANA name (Asia/Shanghai) or ±HH:MM. Default: the system zone.")
 ]
 DayStartOpt = Annotated[
     int,
@@ -123,17 +125,25 @@ DayStartOpt = Annotated[
         help="23 (default): the day changes at 23:00 (子初换日). 0: 晚子时, the day changes at midnight (the 子 hour's stem still comes from the next day).",
     ),
 ]
-YearOpt = Annotated[Optional[str], typer.Option("--year", autocompletion=_complete_ganzhi, help="Year pillar instead of a date: 丙午 or 午.")]
+YearOpt = Annotated[str | None, typer.Option("--year", autocompletion=_complete_ganzhi, help="Year pillar instead of a date: 丙午 or 午.")]
 MonthOpt = Annotated[
-    Optional[str], typer.Option("--month", autocompletion=_complete_month, help="Month (月建) instead of a date: 1-12 (1 = 寅 正月), 卯, 卯月, 二月, or 己卯. Example: --month 卯")
+    str | None,
+    typer.Option(
+        "--month",
+        autocompletion=_complete_month,
+        help="Month (月建) instead of a date: 1-12 (1 = 寅 正月), 卯, 卯月, 二月, or 己卯. Example: --month 卯",
+    ),
 ]
-DayOpt = Annotated[Optional[str], typer.Option("--day", autocompletion=_complete_ganzhi, help="Day pillar instead of a date: 戊寅, 戊寅日, or a bare branch 申 as the book gives it.")]
-HourOpt = Annotated[Optional[str], typer.Option("--hour", autocompletion=_complete_branch, help="Hour instead of a date: 午 or 庚午.")]
+DayOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--day", autocompletion=_complete_ganzhi, help="Day pillar instead of a date: 戊寅, 戊寅日, or a bare branch 申 as the book gives it."
+    ),
+]
+HourOpt = Annotated[str | None, typer.Option("--hour", autocompletion=_complete_branch, help="Hour instead of a date: 午 or 庚午.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON document (schema_version 1) instead of tables.")]
 TradOpt = Annotated[bool, typer.Option("--traditional", "-t", help="Traditional characters (繁體) in the output.")]
-EarthOpt = Annotated[
-    str, typer.Option("--earth", help="Where 土 has its 长生: 'shui' (申, 水土同宫, default) or 'huo' (寅, 火土同宫).")
-]
+EarthOpt = Annotated[str, typer.Option("--earth", help="Where 土 has its 长生: 'shui' (申, 水土同宫, default) or 'huo' (寅, 火土同宫).")]
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -141,8 +151,16 @@ EarthOpt = Annotated[
 
 @app.command()
 def cast(
-    hex: Annotated[Optional[str], typer.Option("--hex", "-x", autocompletion=_complete_hex, help="The cast: 离之乾, 798788 (coins 6-9, bottom first), 101101 --moving 2,5, or a name 离/離/离为火/䷝.")] = None,
-    moving: Annotated[Optional[str], typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1) for a name or bits: 2,5")] = None,
+    hex: Annotated[
+        str | None,
+        typer.Option(
+            "--hex",
+            "-x",
+            autocompletion=_complete_hex,
+            help="The cast: 离之乾, 798788 (coins 6-9, bottom first), 101101 --moving 2,5, or a name 离/離/离为火/䷝.",
+        ),
+    ] = None,
+    moving: Annotated[str | None, typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1) for a name or bits: 2,5")] = None,
     date: DateOpt = None,
     tz: TzOpt = None,
     day_start: DayStartOpt = 23,
@@ -150,8 +168,16 @@ def cast(
     month: MonthOpt = None,
     day: DayOpt = None,
     hour: HourOpt = None,
-    use: Annotated[Optional[str], typer.Option("--use", "-u", autocompletion=_complete_use, help="用神: 官鬼/官, 妻财/财, 父母/父, 兄弟/兄, 子孙/子/孙, 世, 应, or a line 1-6.")] = None,
-    topic: Annotated[Optional[str], typer.Option("--topic", autocompletion=_complete_topic, help="The kind of question (婚姻, 出行, 疾病 …): keeps the stars of that kind.")] = None,
+    use: Annotated[
+        str | None,
+        typer.Option(
+            "--use", "-u", autocompletion=_complete_use, help="用神: 官鬼/官, 妻财/财, 父母/父, 兄弟/兄, 子孙/子/孙, 世, 应, or a line 1-6."
+        ),
+    ] = None,
+    topic: Annotated[
+        str | None,
+        typer.Option("--topic", autocompletion=_complete_topic, help="The kind of question (婚姻, 出行, 疾病 …): keeps the stars of that kind."),
+    ] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Add the modern rendering beside each quote of the book.")] = False,
     earth: EarthOpt = "shui",
     traditional: TradOpt = False,
@@ -204,7 +230,7 @@ def pillars(
 @app.command("hex")
 def hex_(
     spec: Annotated[str, typer.Argument(autocompletion=_complete_hex, help="A hexagram or cast: 既济, 水火既济, 既濟, ䷾, 101010, 离之乾, 798788.")],
-    moving: Annotated[Optional[str], typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1): 2,5")] = None,
+    moving: Annotated[str | None, typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1): 2,5")] = None,
     traditional: TradOpt = False,
     json: JsonOpt = False,
 ) -> None:
@@ -256,14 +282,19 @@ def _basis_strings(date, tz, day_start, year, month, day, hour):
 
 @app.command()
 def star(
-    name: Annotated[Optional[str], typer.Argument(autocompletion=_complete_star, help="A star: 天医, 天乙贵人, an alias or an id (tianyi). Simplified or traditional.")] = None,
+    name: Annotated[
+        str | None,
+        typer.Argument(autocompletion=_complete_star, help="A star: 天医, 天乙贵人, an alias or an id (tianyi). Simplified or traditional."),
+    ] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the whole catalogue, grouped as the book groups it.")] = False,
     date: DateOpt = None,
     tz: TzOpt = None,
     day_start: DayStartOpt = 23,
     year: YearOpt = None,
     month: MonthOpt = None,
-    day: Annotated[Optional[str], typer.Option("--day", autocompletion=_complete_ganzhi, help="Day: 甲子 (or a stem 甲 for stars read from the day stem).")] = None,
+    day: Annotated[
+        str | None, typer.Option("--day", autocompletion=_complete_ganzhi, help="Day: 甲子 (or a stem 甲 for stars read from the day stem).")
+    ] = None,
     hour: HourOpt = None,
     traditional: TradOpt = False,
     json: JsonOpt = False,
@@ -320,7 +351,14 @@ def star(
                 return
             from yimao.render import make_console, render_star
 
-            render_star(s, make_console(), traditional=traditional, positions=pos, variants=variants, basis_text=" ".join(v for v in (y and y + "年", m and m + "月", d and d + "日", h and h + "时") if v))
+            render_star(
+                s,
+                make_console(),
+                traditional=traditional,
+                positions=pos,
+                variants=variants,
+                basis_text=" ".join(v for v in (y and y + "年", m and m + "月", d and d + "日", h and h + "时") if v),
+            )
             return
         if json:
             _write_json(
@@ -412,7 +450,9 @@ def batch(
 
 @app.command()
 def text(
-    query: Annotated[Optional[str], typer.Argument(help="A passage id (6.07), a rule (局会, 三刑), a star (天医) or a phrase. None: list all passages.")] = None,
+    query: Annotated[
+        str | None, typer.Argument(help="A passage id (6.07), a rule (局会, 三刑), a star (天医) or a phrase. None: list all passages.")
+    ] = None,
     traditional: TradOpt = False,
     json: JsonOpt = False,
 ) -> None:
@@ -439,17 +479,14 @@ def text(
         if not found:
             from yimao.errors import UnknownNameError
 
-            raise UnknownNameError(
-                f"no passage of volume 6 matches {query!r}", query, tuple(texts.RULE_PASSAGES) + ("6.01", "天医")
-            )
+            raise UnknownNameError(f"no passage of volume 6 matches {query!r}", query, tuple(texts.RULE_PASSAGES) + ("6.01", "天医"))
         if json:
             _write_json(
                 {
                     "schema_version": 1,
                     "query": query,
                     "passages": [
-                        {"id": p.id, "number": p.number, "original": p.original, "vernacular": p.vernacular, "notes": list(p.notes)}
-                        for p in found
+                        {"id": p.id, "number": p.number, "original": p.original, "vernacular": p.vernacular, "notes": list(p.notes)} for p in found
                     ],
                 },
                 traditional,

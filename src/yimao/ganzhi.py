@@ -149,6 +149,7 @@ class Branch(Enum):
 
 BRANCHES = tuple(Branch)
 
+
 def _parse(enum: type, text: str, what: str):
     raw = text
     text = text.strip()
@@ -196,10 +197,18 @@ def liuhai(a: Branch, b: Branch) -> bool:
 # 三刑, directed: "巳酉丑而乘申酉戌 … 亥卯未而乘亥子丑，申子辰而乘寅卯辰，寅午戌而乘巳午未矣。
 # 乘则刑之，上下相对" — the upper branch 刑 the lower one it rides on.
 _XING = {
-    "巳": "申", "酉": "酉", "丑": "戌",
-    "亥": "亥", "卯": "子", "未": "丑",
-    "申": "寅", "子": "卯", "辰": "辰",
-    "寅": "巳", "午": "午", "戌": "未",
+    "巳": "申",
+    "酉": "酉",
+    "丑": "戌",
+    "亥": "亥",
+    "卯": "子",
+    "未": "丑",
+    "申": "寅",
+    "子": "卯",
+    "辰": "辰",
+    "寅": "巳",
+    "午": "午",
+    "戌": "未",
 }
 XING_TARGET: dict[Branch, Branch] = {Branch(k): Branch(v) for k, v in _XING.items()}
 
@@ -371,7 +380,9 @@ _SEASONS = tuple(Season)
 
 
 # Functional form: the field types are objects, not strings that typing would compile at import.
-_GanZhiFields = NamedTuple("_GanZhiFields", [("stem", Stem), ("branch", Branch)])
+class _GanZhiFields(NamedTuple):
+    stem: Stem
+    branch: Branch
 
 
 class GanZhi(_GanZhiFields):

@@ -124,8 +124,19 @@ _FUMU, _XIONGDI, _GUANGUI, _QICAI, _ZISUN = Relative
 _RELATIVE_ALIASES = {
     name: Relative(full)
     for name, full in {
-        "官鬼": "官鬼", "官": "官鬼", "鬼": "官鬼", "妻财": "妻财", "财": "妻财", "妻": "妻财",
-        "父母": "父母", "父": "父母", "兄弟": "兄弟", "兄": "兄弟", "子孙": "子孙", "子": "子孙", "孙": "子孙",
+        "官鬼": "官鬼",
+        "官": "官鬼",
+        "鬼": "官鬼",
+        "妻财": "妻财",
+        "财": "妻财",
+        "妻": "妻财",
+        "父母": "父母",
+        "父": "父母",
+        "兄弟": "兄弟",
+        "兄": "兄弟",
+        "子孙": "子孙",
+        "子": "子孙",
+        "孙": "子孙",
     }.items()
 }
 
@@ -305,8 +316,8 @@ class Hexagram(NamedTuple):
             return by_name[t[:-1]]
         low = t.lower()
         for prefix in ("kw", "#"):
-            if low.startswith(prefix) and low[len(prefix):].isdecimal():  # not isdigit(): "¹" is a digit int() refuses
-                return Hexagram.from_king_wen(int(low[len(prefix):]))
+            if low.startswith(prefix) and low[len(prefix) :].isdecimal():  # not isdigit(): "¹" is a digit int() refuses
+                return Hexagram.from_king_wen(int(low[len(prefix) :]))
         raise UnknownNameError(f"unknown hexagram: {raw!r}", raw, _suggest(t))
 
 
@@ -342,9 +353,7 @@ def _build() -> tuple[dict[int, Hexagram], tuple[Hexagram, ...]]:
         pe = place[code][0].element
         stems = (lower.inner_stem,) * 3 + (upper.outer_stem,) * 3
         branches = lower.inner_branches + upper.outer_branches
-        lines_of[code] = tuple(
-            Line(i + 1, bool(code >> i & 1), stems[i], branches[i], relative[branches[i].element, pe]) for i in range(6)
-        )
+        lines_of[code] = tuple(Line(i + 1, bool(code >> i & 1), stems[i], branches[i], relative[branches[i].element, pe]) for i in range(6))
     by_code: dict[int, Hexagram] = {}
     for code in range(64):
         lower, upper = _TRIGRAM_BY_CODE[code & 7], _TRIGRAM_BY_CODE[code >> 3]
@@ -356,9 +365,7 @@ def _build() -> tuple[dict[int, Hexagram], tuple[Hexagram, ...]]:
         # 伏神: every 六亲 missing from the lines, from the pure hexagram of the palace, same position.
         present = {line.relative for line in lines}
         hidden = tuple(
-            HiddenLine(pl.position, pl.stem, pl.branch, pl.relative)
-            for pl in lines_of[palace.code | palace.code << 3]
-            if pl.relative not in present
+            HiddenLine(pl.position, pl.stem, pl.branch, pl.relative) for pl in lines_of[palace.code | palace.code << 3] if pl.relative not in present
         )
         by_code[code] = Hexagram(code, lower, upper, kw, short, full, palace, gen, lines, hidden)
     by_kw = tuple(sorted(by_code.values(), key=lambda h: h.king_wen))
@@ -418,17 +425,13 @@ class Cast(_CastFields):
     def values(self) -> tuple[int, ...]:
         """Coin values bottom first: 6 老阴 (moving), 7 少阳, 8 少阴, 9 老阳 (moving)."""
         moving = self.moving
-        return tuple(
-            [(9 if line.yang else 6) if line.position in moving else (7 if line.yang else 8) for line in self.hexagram.lines]
-        )
+        return tuple([(9 if line.yang else 6) if line.position in moving else (7 if line.yang else 8) for line in self.hexagram.lines])
 
     def coins(self) -> str:
         h, moving = self
         mask = _MASKS.get(moving)
         if mask is None:  # moving lines given as some other collection than a frozenset
-            return "".join(
-                [("9" if line.yang else "6") if line.position in moving else ("7" if line.yang else "8") for line in h.lines]
-            )
+            return "".join([("9" if line.yang else "6") if line.position in moving else ("7" if line.yang else "8") for line in h.lines])
         # each trigram's three coins, by its lines and its moving lines (64 strings, met as casts come)
         code = h.code
         lo, hi = code & 7 | (mask & 7) << 3, code >> 3 | mask & 0o70
@@ -489,8 +492,7 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
             left, _, right = s.partition(arrow)
             if not left.strip() or not right.strip():
                 side = "before" if not left.strip() else "after"
-                raise NotationError(f"no hexagram {side} {arrow!r} in {raw!r}: the cast, then the hexagram it changes into",
-                                    raw, ("离之乾", "离"))
+                raise NotationError(f"no hexagram {side} {arrow!r} in {raw!r}: the cast, then the hexagram it changes into", raw, ("离之乾", "离"))
             base = _parse_single(left.strip(), raw)
             target = _parse_single(right.strip(), raw)
             diff = frozenset(i + 1 for i in range(6) if (base.code ^ target.code) >> i & 1)
@@ -502,8 +504,7 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
                 )
             if moves is not None and moves != diff:
                 raise NotationError(
-                    f"--moving {','.join(map(str, sorted(moves)))} contradicts {raw!r}, which moves lines "
-                    f"{','.join(map(str, sorted(diff)))}",
+                    f"--moving {','.join(map(str, sorted(moves)))} contradicts {raw!r}, which moves lines {','.join(map(str, sorted(diff)))}",
                     raw,
                 )
             return Cast(base, diff)
@@ -534,6 +535,7 @@ def _half_coins(key: int) -> str:
     if v is None:
         v = _HALF_COINS[key] = "".join(["8769"[key >> i & 1 | key >> i + 2 & 2] for i in range(3)])  # by yang | moving << 1
     return v
+
 
 # A cast is immutable and a batch repeats notations: parse each (spec, moving) string once.
 # Bounded: every coin string is 4096 entries, and other notations are rarer still.

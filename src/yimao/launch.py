@@ -63,8 +63,10 @@ def exit_code(e: BaseException) -> int:
         err(f"error: cannot write the output: {e.strerror}")
         return EXIT_INTERNAL
     if isinstance(e, UnicodeEncodeError) and _is_stdout_codec(e.encoding):  # the tables are Chinese
-        err(f"error: cannot write the output: standard output's encoding ({e.encoding}) has no {e.object[e.start:e.end]!r}; "
-            "use a UTF-8 locale or PYTHONIOENCODING=utf-8, or --json (always UTF-8)")
+        err(
+            f"error: cannot write the output: standard output's encoding ({e.encoding}) has no {e.object[e.start : e.end]!r}; "
+            "use a UTF-8 locale or PYTHONIOENCODING=utf-8, or --json (always UTF-8)"
+        )
         return EXIT_INTERNAL
     if os.environ.get("YIMAO_DEBUG"):
         raise e

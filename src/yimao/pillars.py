@@ -16,7 +16,7 @@ given is None, and the analysis skips what needs it.
 # annotation at class creation, a cost every start of the program would pay.
 import re
 from bisect import bisect_right
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from math import floor
 from typing import Any, NamedTuple
@@ -167,11 +167,9 @@ def pillars_at(moment: datetime, day_start: int = 23, *, tz_name: str | None = N
             moment.isoformat(),
         )
     check_day_start(day_start)
-    utc = moment.astimezone(timezone.utc)
+    utc = moment.astimezone(UTC)
     if not (MIN_YEAR <= utc.year <= MAX_YEAR and MIN_YEAR <= moment.year <= MAX_YEAR):
-        raise UnsupportedDateError(
-            f"{moment.isoformat()} is outside the supported range: years {MIN_YEAR}-{MAX_YEAR}", moment.isoformat()
-        )
+        raise UnsupportedDateError(f"{moment.isoformat()} is outside the supported range: years {MIN_YEAR}-{MAX_YEAR}", moment.isoformat())
     instants, entries = _year_table(utc.year)
     i = bisect_right(instants, utc)  # jie_position(utc)
     jie, next_jie, year, month = entries[i] or _month_pillars(utc.year, i)
@@ -299,7 +297,7 @@ def parse_tz(text: str) -> tzinfo:
     """An IANA name (Asia/Shanghai), 'UTC', or an offset ±HH:MM."""
     t = text.strip()
     if t.upper() in ("UTC", "Z", "GMT"):
-        return timezone.utc
+        return UTC
     m = re.match(_OFFSET, t, re.I)
     if m:
         sign, hh, mm = m.group(1), int(m.group(2)), int(m.group(3) or 0)
@@ -371,9 +369,7 @@ def parse_moment(text: str, tz: str | None = None) -> tuple[datetime, str, str]:
             except (ValueError, OverflowError):
                 pass
         if dt is None:
-            raise NotationError(
-                f"not an ISO 8601 date-time: {raw!r}", raw, ("2026-12-02T10:00+08:00", "2026-12-02 10:00", "2026-12-02")
-            ) from None
+            raise NotationError(f"not an ISO 8601 date-time: {raw!r}", raw, ("2026-12-02T10:00+08:00", "2026-12-02 10:00", "2026-12-02")) from None
     if dt.tzinfo is not None:
         if tz is not None:
             parse_tz(tz)  # the offset wins, but a zone that does not exist is an error all the same
@@ -415,8 +411,22 @@ def now(tz: str | None = None) -> tuple[datetime, str, str]:
 # --- pillars as the user gives them -----------------------------------------------------------
 
 _MONTH_WORDS = {
-    "正": 1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
-    "十一": 11, "冬": 11, "十二": 12, "腊": 12, "臘": 12,
+    "正": 1,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+    "十一": 11,
+    "冬": 11,
+    "十二": 12,
+    "腊": 12,
+    "臘": 12,
 }
 
 
@@ -461,16 +471,21 @@ def _bad_pillar(kind: str, raw: str, t: str, candidates: Any) -> NotationError:
     like a clock hour, a calendar year or a leap month, what to give instead."""
     if kind == "month":
         leap = "months run from 节 to 节, with no leap: " if t.startswith(("闰", "閏")) else ""
-        return NotationError(f"{leap}month must be 1-12 (1 = 寅月 正月 … 12 = 丑月), 正 … 腊, a branch or a 干支, got {raw!r}",
-                             raw, ("1", "12", "寅", "丑"))
+        return NotationError(
+            f"{leap}month must be 1-12 (1 = 寅月 正月 … 12 = 丑月), 正 … 腊, a branch or a 干支, got {raw!r}", raw, ("1", "12", "寅", "丑")
+        )
     if t.isdecimal() and kind == "hour" and int(t) <= 24:  # a clock hour: its 时辰 (23:00-00:59 子)
         branch = BRANCHES[(int(t) + 1) // 2 % 12]
-        return NotationError(f"--hour takes a 时辰 (branch or 干支), not a clock hour: {raw!r} o'clock falls in the {branch} hour",
-                             raw, (str(branch),))
+        return NotationError(
+            f"--hour takes a 时辰 (branch or 干支), not a clock hour: {raw!r} o'clock falls in the {branch} hour", raw, (str(branch),)
+        )
     if t.isdecimal() and kind == "year" and len(t) == 4 and MIN_YEAR <= int(t) <= MAX_YEAR:  # a calendar year: its 干支 from its 立春
         gz = GanZhi.from_index((int(t) - 4) % 60)
-        return NotationError(f"--year takes a branch or 干支, not a calendar year: {raw!r} is {gz}年 from its 立春 "
-                             "(for a moment, give --date)", raw, (str(gz), str(gz.branch)))
+        return NotationError(
+            f"--year takes a branch or 干支, not a calendar year: {raw!r} is {gz}年 from its 立春 (for a moment, give --date)",
+            raw,
+            (str(gz), str(gz.branch)),
+        )
     return NotationError(f"not {'an' if kind == 'hour' else 'a'} {kind} branch or 干支: {raw!r}", raw, candidates)
 
 
@@ -483,9 +498,7 @@ def _pillar_examples(kind: str) -> tuple[str, ...]:
     }[kind]
 
 
-def pillars_given(
-    year: str | None = None, month: str | None = None, day: str | None = None, hour: str | None = None
-) -> FourPillars:
+def pillars_given(year: str | None = None, month: str | None = None, day: str | None = None, hour: str | None = None) -> FourPillars:
     """Pillars as stated by the user. A month branch gets its stem from a known year stem
     (五虎遁) and an hour branch from a known day stem (五鼠遁); a stated stem must agree."""
     y = parse_pillar(year, "year") if year else None
@@ -496,15 +509,11 @@ def pillars_given(
     if m is not None and ys is not None:
         expected = GanZhi.of(month_stem(ys, branch_of(m)), branch_of(m))
         if isinstance(m, GanZhi) and m != expected:
-            raise NotationError(
-                f"month {m} does not belong to year {y}: by 五虎遁 its {m.branch} month is {expected}", str(m), (str(expected),)
-            )
+            raise NotationError(f"month {m} does not belong to year {y}: by 五虎遁 its {m.branch} month is {expected}", str(m), (str(expected),))
         m = expected
     if h is not None and ds is not None:
         expected = GanZhi.of(hour_stem(ds, branch_of(h)), branch_of(h))
         if isinstance(h, GanZhi) and h != expected:
-            raise NotationError(
-                f"hour {h} does not belong to day {d}: by 五鼠遁 its {h.branch} hour is {expected}", str(h), (str(expected),)
-            )
+            raise NotationError(f"hour {h} does not belong to day {d}: by 五鼠遁 its {h.branch} hour is {expected}", str(h), (str(expected),))
         h = expected
     return FourPillars(y, m, d, h)

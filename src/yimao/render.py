@@ -65,7 +65,7 @@ def pillars_panel(p: FourPillars, tr: Callable[[str], str]) -> Panel:
     grid.add_column(style="bold")
     grid.add_column()
     pillars = Text()
-    for (name, value), label in zip(p.items(), ("年", "月", "日", "时")):
+    for (_name, value), label in zip(p.items(), ("年", "月", "日", "时")):
         pillars.append(tr(str(value)) if value is not None else "—", style="bold")
         pillars.append(tr(label) + "  ", style="dim")
     grid.add_row(tr("四柱"), pillars)
@@ -127,8 +127,7 @@ def render_hexagram(h: Hexagram, console: Console, traditional: bool = False) ->
     console.print(table)
     console.print(
         Text(
-            f"{h.upper.value}{tr('上')}{h.lower.value}{tr('下')}  King Wen {h.king_wen}  bits {h.bit_string()}  "
-            f"{tr('卦身')} {h.guashen.value}",
+            f"{h.upper.value}{tr('上')}{h.lower.value}{tr('下')}  King Wen {h.king_wen}  bits {h.bit_string()}  {tr('卦身')} {h.guashen.value}",
             style="dim",
         )
     )
@@ -246,7 +245,13 @@ def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain
             mark = Text("✔ " if f.holds else "✘ ", style="bold green" if f.holds else "dim")
             head = Text.assemble(mark)
             label = " ".join(
-                x for x in (f.kind, f"{f.element.value}局" if (f.element and rule == "局会") else (f.element.value if f.element else None), f.relative.value if f.relative else None) if x
+                x
+                for x in (
+                    f.kind,
+                    f"{f.element.value}局" if (f.element and rule == "局会") else (f.element.value if f.element else None),
+                    f.relative.value if f.relative else None,
+                )
+                if x
             )
             head.append(tr(label or rule), style="bold" if f.holds else "dim")
             if f.lines:
@@ -384,7 +389,9 @@ def _table_grid(table: dict[str, Any], tr: Callable[[str], str], title: str) -> 
     return grid
 
 
-def render_star(star: Any, console: Console, *, traditional: bool = False, positions=None, variants=None, basis_text: str = "", explain: bool = True) -> None:
+def render_star(
+    star: Any, console: Console, *, traditional: bool = False, positions=None, variants=None, basis_text: str = "", explain: bool = True
+) -> None:
     tr = _Script(traditional)
     parts: list[Any] = [_star_head(star, tr), Text(tr(star.rule))]
     if positions is not None:

@@ -12,7 +12,7 @@ is most of what lets `yimao batch` stream thousands of charts a second. `traditi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from functools import cache
 from typing import Any
 
@@ -93,7 +93,7 @@ def _jie_in(j: Jie, zone: tzinfo | None) -> dict[str, Any]:
         "name": j.name,
         "month": j.month.value,
         # the instant's own wall clock (solar_terms gives instants in UTC, where the two agree)
-        "utc": utc if instant.tzinfo is timezone.utc else instant.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "utc": utc if instant.tzinfo is UTC else instant.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "local": local,
     }
 
@@ -135,7 +135,7 @@ def _moment_texts(moment: datetime) -> tuple[str, str]:
     y = moment.year
     if offset is None or not 1000 <= y <= 9998:
         # the rare cases, the plain way (strftime leaves a year before 1000 unpadded, with glibc)
-        return moment.isoformat(timespec="seconds"), moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return moment.isoformat(timespec="seconds"), moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     mo, d, h, mi, sec = moment.month, moment.day, moment.hour, moment.minute, moment.second
     two = _TWO
     local = f"{y}-{two[mo]}-{two[d]}T{two[h]}:{two[mi]}:{two[sec]}{suffix}"
@@ -144,7 +144,7 @@ def _moment_texts(moment: datetime) -> tuple[str, str]:
         u = date.fromordinal(moment.toordinal() + t // 86400)
         y, mo, d = u.year, u.month, u.day
         if y < 1000:
-            return local, moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            return local, moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         t %= 86400
     return local, f"{y}-{two[mo]}-{two[d]}T{two[t // 3600]}:{two[t // 60 % 60]}:{two[t % 60]}Z"
 
@@ -258,9 +258,7 @@ def _line_templates(line: Line) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 _LINE = _Memo(_line_templates)
-_HIDDEN_LINE = _Memo(
-    lambda hl: {**_najia(hl.stem, hl.branch, hl.relative), "fei": None, "lifted": None, "relations": None}
-)
+_HIDDEN_LINE = _Memo(lambda hl: {**_najia(hl.stem, hl.branch, hl.relative), "fei": None, "lifted": None, "relations": None})
 
 
 def _relations_entry(key: tuple[Any, Any, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -384,9 +382,7 @@ def _changed(cast: Cast) -> dict[str, Any] | None:
     return {
         **_hexagram_head(ch),
         "relatives_against": h.palace.value,
-        "lines": [
-            moves if static["position"] in moving else static for static, moves in _changed_lines(ch, h.palace_element)
-        ],
+        "lines": [moves if static["position"] in moving else static for static, moves in _changed_lines(ch, h.palace_element)],
     }
 
 
@@ -487,7 +483,6 @@ def dumps(doc: Mapping[str, Any], *, compact: bool = False) -> bytes:
     return orjson.dumps(doc, option=option)
 
 
-
 # --- the document as bytes (`yimao batch`) ----------------------------------------------------
 #
 # `chart_json` writes the document `chart_to_dict` builds, compactly: byte for byte what
@@ -545,8 +540,16 @@ _CHANGE_J: dict[Any, tuple[bytes, bytes]] = {}
 # after the list; right whenever the day has tags (always, when there is a day).
 _month_json = lambda m: (_json(_MONTH[m][0]) + b',"day":', _json(_MONTH[m][1])[1:-1], (_json(_MONTH[m][1])[1:-1] + b",") if _MONTH[m][1] else b"")  # noqa: E731
 _day_json = lambda d: (_json(_DAY[d][0]) + b',"change":', _json(_DAY[d][1])[1:-1])  # noqa: E731
-_change_json = lambda c: (_json(_CHANGE[c][0]) + b'},"tags":[', _json(_CHANGE[c][1])[1:-1],  # noqa: E731
-                          (b"," + _json(_CHANGE[c][1])[1:-1] if _CHANGE[c][1] else b"") + b'],"stars":')
+
+
+def _change_json(c):
+    return (
+        _json(_CHANGE[c][0]) + b'},"tags":[',
+        _json(_CHANGE[c][1])[1:-1],  # noqa: E731
+        (b"," + _json(_CHANGE[c][1])[1:-1] if _CHANGE[c][1] else b"") + b'],"stars":',
+    )
+
+
 _SPIRIT_ONLY_J: dict[Any, bytes] = {}  # 六神 of a line neither 世 nor 应 (four in six)
 _HIDDEN_MONTH_J = _Memo(lambda m: _json(_MONTH[m][0]) + b',"day":')
 _HIDDEN_DAY_J = _Memo(lambda d: _json(_DAY[d][0]) + b"}}")
@@ -593,15 +596,26 @@ def _line_pieces(cl: ChartLine, stars: bytes, close: bytes) -> tuple[bytes, ...]
         month_tags_c = b""
         c_change_tags = b'],"stars":'
     if hidden is None and changed is None:
-        return (head, spirit_json, _NO_HIDDEN_NOR_CHANGED, month_json, day_json, change_json, month_tags_c, day_tags, c_change_tags,
-                stars, close)
+        return (head, spirit_json, _NO_HIDDEN_NOR_CHANGED, month_json, day_json, change_json, month_tags_c, day_tags, c_change_tags, stars, close)
     if hidden is None:
         hidden_json = b"null"
     else:
         hl, fei, h_month, h_day, lifted = hidden
         hidden_json = b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _HIDDEN_MONTH_J[h_month], _HIDDEN_DAY_J[h_day]))
-    return (head, spirit_json, hidden_json, _CHANGED_J[changed], month_json, day_json, change_json, month_tags_c, day_tags,
-            c_change_tags, stars, close)
+    return (
+        head,
+        spirit_json,
+        hidden_json,
+        _CHANGED_J[changed],
+        month_json,
+        day_json,
+        change_json,
+        month_tags_c,
+        day_tags,
+        c_change_tags,
+        stars,
+        close,
+    )
 
 
 # A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast,
@@ -627,8 +641,7 @@ def _half_lines_json(key: int) -> tuple[bytes, ...]:
     for i, (yang, branch) in enumerate(zip(t.bits, t.outer_branches if outer else t.inner_branches)):
         element = branch.element
         head = f'{{"position":{i + (4 if outer else 1)},"yang":{"true" if yang else "false"},"moving":'
-        tail = (f',"stem":"{stem}","branch":"{branch._value_}","element":"{element._value_}",'
-                f'"relative":"{Relative.of(element, palace)._value_}"}}')
+        tail = f',"stem":"{stem}","branch":"{branch._value_}","element":"{element._value_}","relative":"{Relative.of(element, palace)._value_}"}}'
         lines.append(((head + "false" + tail).encode(), (head + "true" + tail).encode()))
     return tuple([b",".join([ln[k >> i & 1] for i, ln in enumerate(lines)]) for k in range(8)])
 
@@ -648,8 +661,10 @@ def _changed_head_json(key: int) -> tuple[bytes, bytes]:
     """By the 之卦's code and 64 × its palace's: the 之卦's name after the hexagram's in `spec`, and
     the `changed_hexagram` up to its lines."""
     ch, palace = _BY_CODE[key & 63], _TRIGRAM_BY_CODE[key >> 6]
-    return (f'之{ch.short_name}","coins":"'.encode(),
-            b'},"changed_hexagram":' + _head_json(ch) + b',"relatives_against":"' + palace._value_.encode() + b'","lines":[')
+    return (
+        f'之{ch.short_name}","coins":"'.encode(),
+        b'},"changed_hexagram":' + _head_json(ch) + b',"relatives_against":"' + palace._value_.encode() + b'","lines":[',
+    )
 
 
 _SPEC_J: dict[Hexagram, bytes] = {}
@@ -726,7 +741,7 @@ _NO_CONTEXT = b'null,"jie":null,"near_jie":null,"conventions":null'
 # A lunar date `{"year":…,"year_ganzhi":…,"month":…,"leap":…,"day":…,"text":…}` in three
 # parts, each with its share of the text: by lunar year, by month (and leap), by day.
 _lunar_year_json = lambda k: (b'{"year":%d,"year_ganzhi":' % k[0] + _json(k[1]) + b',"month":', f"{k[1]}年".encode())  # noqa: E731
-_lunar_month_json = lambda k: (b"%d,\"leap\":" % k[0] + _json(k[1]) + b',"day":', k[2].encode())  # noqa: E731
+_lunar_month_json = lambda k: (b'%d,"leap":' % k[0] + _json(k[1]) + b',"day":', k[2].encode())  # noqa: E731
 _lunar_day_json = lambda k: (b'%d,"text":"' % k[0], k[1].encode() + b'"},"jie":')  # noqa: E731
 _LUNAR_YEAR_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
 _LUNAR_MONTH_J: dict[tuple[int, bool, str], tuple[bytes, bytes]] = {}
@@ -740,7 +755,7 @@ def _jie_json(key: tuple[Jie, tzinfo | None]) -> bytes:
     j, zone = key
     instant = j.instant
     local, utc = _moment_texts(instant.astimezone(zone))
-    if instant.tzinfo is not timezone.utc:
+    if instant.tzinfo is not UTC:
         utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
     return f'{{"name":"{j.name}","month":"{j.month._value_}","utc":"{utc}","local":"{local}"}}'.encode()
 
@@ -824,8 +839,7 @@ def _calendar_pieces(p: FourPillars, parts: list[bytes]) -> None:
 # bounded as MEMBERS' and TEXT_DICTS' are); only its reasons and details are encoded per chart.
 def _finding_head(k: tuple[Any, ...]) -> tuple[bytes, bytes]:
     rule, holds, kind, e, r = k
-    head = {"rule": rule, "holds": holds, "kind": kind, "element": None if e is None else e._value_,
-            "relative": None if r is None else r._value_}
+    head = {"rule": rule, "holds": holds, "kind": kind, "element": None if e is None else e._value_, "relative": None if r is None else r._value_}
     first = b"{" + _fields(head) + b',"lines":'
     return first, b"," + first  # first in the list, and after another
 

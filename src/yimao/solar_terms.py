@@ -9,7 +9,7 @@ module turns them into aware UTC datetimes and caches them per Gregorian year.
 # No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
 # annotation at class creation, a cost every start of the program would pay.
 from bisect import bisect_right
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -40,7 +40,7 @@ MAX_YEAR = 9998
 
 _J2000 = 2451545.0
 # J2000.0 as a wall-clock moment; tyme4py counts its Julian days in Beijing time (UTC+8).
-_J2000_NOON = datetime(2000, 1, 1, 12, tzinfo=timezone.utc)
+_J2000_NOON = datetime(2000, 1, 1, 12, tzinfo=UTC)
 _BEIJING = timedelta(hours=8)
 
 
@@ -62,7 +62,7 @@ def jies(year: int) -> tuple[Jie, ...]:
     return _jies_tyme(year)
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @lru_cache(maxsize=1)
@@ -136,9 +136,7 @@ def _jies_tyme(year: int) -> tuple[Jie, ...]:
 
 def check_year(year: int) -> None:
     if not MIN_YEAR <= year <= MAX_YEAR:
-        raise UnsupportedDateError(
-            f"year {year} is outside the supported range {MIN_YEAR}-{MAX_YEAR}", year, (str(MIN_YEAR), str(MAX_YEAR))
-        )
+        raise UnsupportedDateError(f"year {year} is outside the supported range {MIN_YEAR}-{MAX_YEAR}", year, (str(MIN_YEAR), str(MAX_YEAR)))
 
 
 @lru_cache(maxsize=512)
@@ -162,7 +160,7 @@ def jies_around(year: int, i: int) -> tuple[Jie, Jie]:
 
 def jie_at(moment: datetime) -> tuple[Jie, Jie]:
     """The 节 in force at an aware moment and the next one."""
-    return jies_around(*jie_position(moment.astimezone(timezone.utc)))
+    return jies_around(*jie_position(moment.astimezone(UTC)))
 
 
 def lichun(year: int) -> datetime:

@@ -72,9 +72,7 @@ def passages() -> tuple[Passage, ...]:
     body = paras[1:]  # paras[0] is the title
     if len(body) % 2:
         raise AssertionError("volume 6 should alternate original and rendering")
-    return tuple(
-        Passage(f"{VOLUME}.{i // 2 + 1:02d}", i // 2 + 1, body[i], body[i + 1]) for i in range(0, len(body), 2)
-    )
+    return tuple(Passage(f"{VOLUME}.{i // 2 + 1:02d}", i // 2 + 1, body[i], body[i + 1]) for i in range(0, len(body), 2))
 
 
 @cache

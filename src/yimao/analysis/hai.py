@@ -78,23 +78,25 @@ def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
     kind = kind_of(shi.branch, ying.branch)
     d = _direction(ying.branch, shi.branch)  # the 应 against the 世
     relation = {"彼克我": "应克世", "我克彼": "世克应", "彼生我": "应生世", "我生彼": "世生应"}[d]
-    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-        RULE,
-        True,
-        kind,
-        shi.element,
-        shi.relative,
-        (min(shi.position, ying.position), max(shi.position, ying.position)),
-        (_line_member(shi, "世"), _line_member(ying, "应")),
-        ("世应相害", relation),
-        (Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
-        {
-            "target": "世应",
-            "direction": relation,
-            "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
-            "severity": [*_WEIGHT],
-        },
-    ))
+    return new_finding(
+        (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            True,
+            kind,
+            shi.element,
+            shi.relative,
+            (min(shi.position, ying.position), max(shi.position, ying.position)),
+            (_line_member(shi, "世"), _line_member(ying, "应")),
+            ("世应相害", relation),
+            (Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
+            {
+                "target": "世应",
+                "direction": relation,
+                "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
+                "severity": [*_WEIGHT],
+            },
+        )
+    )
 
 
 # Per branch (by index): its 害 partner (the indices sum to 7), and how that partner stands to it.
@@ -123,18 +125,20 @@ def _on(tm: Member, relative: Relative, head: Any, by: tuple[Act, ...], notes: t
             "weight": "重" if kind == "克害" else "轻",
             "severity": [*_WEIGHT],
         }
-    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-        RULE,
-        True,
-        kind,
-        b.element,
-        relative,
-        lines_in(mask),
-        (tm, *map(_AS_HAI, by)),
-        (*map(_HAI_REASON[role], by), d, *notes),
-        _ON_TEXT[d],
-        details,
-    ))
+    return new_finding(
+        (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            True,
+            kind,
+            b.element,
+            relative,
+            lines_in(mask),
+            (tm, *map(_AS_HAI, by)),
+            (*map(_HAI_REASON[role], by), d, *notes),
+            _ON_TEXT[d],
+            details,
+        )
+    )
 
 
 _ON_TEXT = {d: (Q_LAW, q, Q_USE) for d, q in _DIRECTION_TEXT.items()}

@@ -331,18 +331,22 @@ def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> t
         ryx, why_hung, p0, p1, p2 = hung_on[j]
         l0, l1, l2, lm = lparts[j]
         h0, h1, h2, hm = hparts[j]
-        out.append(new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-            RULE,
-            holds,
-            _KINDS[kind],
-            _ELEMENTS[j],
-            relatives[j],
-            lines_in(lm | hm),
-            (*p0, *l0, *h0, *p1, *l1, *h1, *p2, *l2, *h2),
-            (*why_hung, *core, *notes) if holds else (*core, *notes),
-            text,
-            {**head, **ryx, **to_use[j], **tail},
-        )))
+        out.append(
+            new_finding(
+                (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+                    RULE,
+                    holds,
+                    _KINDS[kind],
+                    _ELEMENTS[j],
+                    relatives[j],
+                    lines_in(lm | hm),
+                    (*p0, *l0, *h0, *p1, *l1, *h1, *p2, *l2, *h2),
+                    (*why_hung, *core, *notes) if holds else (*core, *notes),
+                    text,
+                    {**head, **ryx, **to_use[j], **tail},
+                )
+            )
+        )
     return tuple(out)
 
 

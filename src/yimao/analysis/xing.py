@@ -64,7 +64,6 @@ def reason(template: str) -> Callable[[Act], str]:
     return ByAct(lambda a: template.format(source=a[1]._value_, branch=a[0]._value_)).__getitem__
 
 
-
 class Target(NamedTuple):
     """A line a 刑 or 害 is judged on: a 用 line, the 用's 伏神 when it is absent, or the 世."""
 
@@ -179,9 +178,7 @@ class Scope:
                 if got is None:
                     got = parts[role] = _TARGET_PARTS[(act[0], _JING, p, _ROLES[role])]
                 per_target.append((got[0], relative, base_hits, notes, got[1]))
-        self.per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Act, ...]], tuple[str, ...], dict[str, Any]], ...] = tuple(
-            per_target
-        )
+        self.per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Act, ...]], tuple[str, ...], dict[str, Any]], ...] = tuple(per_target)
 
     @property
     def base(self) -> tuple[Act, ...]:
@@ -274,8 +271,7 @@ _DAYS = _Days()
 def _notes_table(first: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     """A target's notes by [no day][no month]: those of the 用神 (`first`), then of the pillars."""
     return tuple(
-        tuple(first + ((NO_DAY,) if no_day else ()) + ((NO_MONTH,) if no_month else ()) for no_month in (False, True))
-        for no_day in (False, True)
+        tuple(first + ((NO_DAY,) if no_day else ()) + ((NO_MONTH,) if no_month else ()) for no_month in (False, True)) for no_day in (False, True)
     )
 
 
@@ -498,27 +494,27 @@ _AS_XING, _AS_CHONG, _AS_XINGCHONG, _AS_SHOUXING = as_role("刑"), as_role("冲"
 _XING_REASON = {role: reason("{source}{branch}刑" + role) for role in _ROLES}  # by the target's role
 
 
-def _xing_on(
-    sc: Scope, tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...], bi: int
-) -> Finding:
+def _xing_on(sc: Scope, tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...], bi: int) -> Finding:
     b, _source, position, role = tm
     xb = _XING_BY[bi]
     xing_by = hits.get(xb)
     if xing_by is None:
         # The 用 刑 its source but is not 刑'd by it (寅 化 巳): reported, does not count.
         rev = hits[_XING_OF[bi]]
-        return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-            RULE,
-            False,
-            "刑",
-            b.element,
-            relative,
-            lines_of(position, rev),
-            (tm, *map(_AS_SHOUXING, rev)),
-            ("我刑彼", *notes),
-            _TEXT_REV,
-            _memo(head, "我刑彼", {"name": _NAME_OF[bi]}),
-        ))
+        return new_finding(
+            (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+                RULE,
+                False,
+                "刑",
+                b.element,
+                relative,
+                lines_of(position, rev),
+                (tm, *map(_AS_SHOUXING, rev)),
+                ("我刑彼", *notes),
+                _TEXT_REV,
+                _memo(head, "我刑彼", {"name": _NAME_OF[bi]}),
+            )
+        )
     reasons = (*map(_XING_REASON[role], xing_by),)
     mask = 1 << position  # the finding's lines (lines_of inlined)
     for a in xing_by:
@@ -558,18 +554,20 @@ def _xing_on(
             grave = _shi_danger_in(sc.chart.cast.hexagram)
             if grave:
                 details["grave"] = [*grave]
-    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-        RULE,
-        True,
-        kind,
-        b.element,
-        relative,
-        lines,
-        members,
-        (*reasons, *notes),
-        text,
-        details,
-    ))
+    return new_finding(
+        (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            True,
+            kind,
+            b.element,
+            relative,
+            lines,
+            members,
+            (*reasons, *notes),
+            text,
+            details,
+        )
+    )
 
 
 def _shi_danger(chart: Chart, shi: ChartLine) -> list[dict[str, str]]:
@@ -597,18 +595,20 @@ def _full(tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[
     o1, o2 = _TRIPLE_OTHERS[bi]
     found = hits[o1] + hits[o2]
     name = _TRIPLE_NAME[_TRIPLE_OF[bi]]
-    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-        RULE,
-        True,
-        "三刑全",
-        b.element,
-        relative,
-        lines_of(tm[2], found),
-        (tm, *map(_AS_XING, found)),
-        (name + "全", *notes),
-        _TEXT_FULL,
-        _memo(head, "全", {"name": name}),
-    ))
+    return new_finding(
+        (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            True,
+            "三刑全",
+            b.element,
+            relative,
+            lines_of(tm[2], found),
+            (tm, *map(_AS_XING, found)),
+            (name + "全", *notes),
+            _TEXT_FULL,
+            _memo(head, "全", {"name": name}),
+        )
+    )
 
 
 # -- 墓开 ------------------------------------------------------------------------------------
@@ -697,18 +697,20 @@ def _mu(tm: Member, relative: Relative, head: _Head, h: Act, mu: Branch, sc: Sco
     details = memo.get(dkey)
     if details is None:
         details = memo[dkey] = {**head, "tomb": _BV[mi], "holder": word, "weight": weight}
-    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-        RULE_MU,
-        holds,
-        kind,
-        b.element,
-        relative,
-        lines_in(mask),
-        members,
-        reasons,
-        text,
-        details,
-    ))
+    return new_finding(
+        (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE_MU,
+            holds,
+            kind,
+            b.element,
+            relative,
+            lines_in(mask),
+            members,
+            reasons,
+            text,
+            details,
+        )
+    )
 
 
 def _memo(head: _Head, key: str, extra: dict[str, Any]) -> dict[str, Any]:

@@ -33,9 +33,7 @@ Q_NOT_TRUE = quote("虽长生于日，而巳日之巽，申日之革则非", "�
 Q_TRUE_NOTE = quote("五行大生谓之真生，巽鬼革鬼非大生", "五行正例的长生才叫真生；《巽》《革》两卦的官鬼不是正例长生")
 Q_ONLY_SHENG = quote("虽曰助鬼，而午日之坎，酉日之离则非", "虽说是助鬼，可午日得《坎》卦、酉日得《离》卦，同样不算")
 Q_SHENG_NOTE = quote("坎鬼离鬼非长生", "《坎》《离》两卦的官鬼也算不得长生")
-Q_EXAMPLES = quote(
-    "是以前贤举申日之离，寅日之咸，亥日之泰者为法。", "所以前贤举申日得《离》、寅日得《咸》、亥日得《泰》这几例作为准式。"
-)
+Q_EXAMPLES = quote("是以前贤举申日之离，寅日之咸，亥日之泰者为法。", "所以前贤举申日得《离》、寅日得《咸》、亥日得《泰》这几例作为准式。")
 Q_SEVERITY = quote("静迟动速，旺大衰小，惟空破散则吉也", "官鬼静则应得慢，动则应得快；旺则事大，衰则事小；只有逢空、逢破、逢散才吉")
 Q_VERDICT = quote("大抵用官吉而用财凶，世爻尤凶也", "大体说来，以官为用则吉，以财为用则凶，尤其伤到世爻最凶")
 Q_GUAN_USE = quote("即以官为用者，亦嫌其克世", "即使以官为用神，也嫌它克世爻")
@@ -45,7 +43,9 @@ Q_NUFU = quote("若女占夫而官星为用者，遇之反吉也", "但若是女
 
 # The book's readings by topic (6.03, 6.04), shown with every holding finding.
 READINGS: tuple[dict[str, str], ...] = (
-    reading("身命", "占身命者认祸为福，比匪为良，因财丧身，贪色亡命", "占身命遇助鬼伤身，会把祸事当成福气、把匪人当作良友，因贪财而丧身，因贪色而亡命"),
+    reading(
+        "身命", "占身命者认祸为福，比匪为良，因财丧身，贪色亡命", "占身命遇助鬼伤身，会把祸事当成福气、把匪人当作良友，因贪财而丧身，因贪色而亡命"
+    ),
     reading("国", "国占为奸臣聚敛，为宦官专恣", "占国事，主奸臣聚敛、宦官专权"),
     reading("师", "师占为将病防刺，及自兵之叛", "占军事，主将领患病、须防行刺，以及自家士兵叛变"),
     reading("家宅", "占家者主人贪利忘害，求益遭损", "占家宅，主家主贪利忘害、求益反受损"),
@@ -187,7 +187,9 @@ class _HexagramGhosts(dict):
 
 _HEXAGRAM_GHOSTS = _HexagramGhosts()
 # The 鬼's 长生 when it is a true one (真生), else None, by [school][palace element].
-_TRUE_CS = {school: {e: (changsheng(e.overcome_by, school) if is_true_changsheng(e.overcome_by, school) else None) for e in Element} for school in EarthSchool}
+_TRUE_CS = {
+    school: {e: (changsheng(e.overcome_by, school) if is_true_changsheng(e.overcome_by, school) else None) for e in Element} for school in EarthSchool
+}
 
 
 def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
@@ -244,23 +246,25 @@ def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> 
         reasons.append("世旺相")
     e, _cs, true, cs_value, _o, _g = ghost
     return (
-        new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-            RULE,
-            False,
-            None,
-            e,
-            Relative.GUANGUI,
-            _lines(gs, shi),
-            _members(gs, shi, day) + tuple(extra),
-            tuple(reasons) + tuple(notes),
-            _text_of(tuple(reasons)),
-            {
-                "changsheng": cs_value,
-                "true_changsheng": true,
-                "ghosts": [_ghost(g) for g in gs],
-                "shi": _shi(shi),
-            },
-        )),
+        new_finding(
+            (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+                RULE,
+                False,
+                None,
+                e,
+                Relative.GUANGUI,
+                _lines(gs, shi),
+                _members(gs, shi, day) + tuple(extra),
+                tuple(reasons) + tuple(notes),
+                _text_of(tuple(reasons)),
+                {
+                    "changsheng": cs_value,
+                    "true_changsheng": true,
+                    "ghosts": [_ghost(g) for g in gs],
+                    "shi": _shi(shi),
+                },
+            )
+        ),
     )
 
 
@@ -290,18 +294,20 @@ def _finding(
     base = {"changsheng": day._value_, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
     if shi_strong:
         # 弗能伤: everything else holds, the 世 is 旺相 in the month.
-        return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-            RULE,
-            False,
-            None,
-            e,
-            Relative.GUANGUI,
-            lines,
-            members,
-            ("世旺相", *notes),
-            (Q_DEF, Q_SHI_EXEMPT),
-            base,
-        ))
+        return new_finding(
+            (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+                RULE,
+                False,
+                None,
+                e,
+                Relative.GUANGUI,
+                lines,
+                members,
+                ("世旺相", *notes),
+                (Q_DEF, Q_SHI_EXEMPT),
+                base,
+            )
+        )
     verdict, verdict_text = _verdict(chart, use)
     spirits = []
     for g in qualifying:
@@ -318,18 +324,20 @@ def _finding(
     if spirits:
         details["spirits"] = spirits
         details["spirit_text"] = Q_SPIRIT.to_dict()
-    return new_finding((  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-        RULE,
-        True,
-        None,
-        e,
-        Relative.GUANGUI,
-        lines,
-        members,
-        ("鬼克世", "鬼长生于日", "真生", *notes),
-        (Q_DEF, Q_EXAMPLES, Q_SEVERITY),
-        details,
-    ))
+    return new_finding(
+        (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
+            RULE,
+            True,
+            None,
+            e,
+            Relative.GUANGUI,
+            lines,
+            members,
+            ("鬼克世", "鬼长生于日", "真生", *notes),
+            (Q_DEF, Q_EXAMPLES, Q_SEVERITY),
+            details,
+        )
+    )
 
 
 def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:

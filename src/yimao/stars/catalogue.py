@@ -381,7 +381,9 @@ def _by_name(stars: tuple[Star, ...]) -> dict[str, tuple[Star, ...]]:
     return {k: tuple(v) for k, v in by_name.items()}
 
 
-def basis_values(month: Branch | None, day: GanZhi | Branch | None, year: GanZhi | Branch | None, hour: GanZhi | Branch | None) -> tuple[str | None, str | None, str | None, str | None]:
+def basis_values(
+    month: Branch | None, day: GanZhi | Branch | None, year: GanZhi | Branch | None, hour: GanZhi | Branch | None
+) -> tuple[str | None, str | None, str | None, str | None]:
     """The strings a star table is keyed by: month branch, day 干支 (None for a bare branch), year branch, hour branch."""
     return (  # `_value_`, not the Python-level property `value`: every chart asks
         month._value_ if month is not None else None,
@@ -389,5 +391,3 @@ def basis_values(month: Branch | None, day: GanZhi | Branch | None, year: GanZhi
         None if year is None else year._value_ if isinstance(year, Branch) else year.branch._value_,
         None if hour is None else hour._value_ if isinstance(hour, Branch) else hour.branch._value_,
     )
-
-

@@ -55,9 +55,7 @@ class Placement(NamedTuple):
     def where_text(self) -> str:
         if self.day_match:
             return "值日"
-        return " ".join(
-            f"{h.position}{'' if h.part == '本爻' else h.part[0]}{'动' if h.moving else ''}" for h in self.hits
-        )
+        return " ".join(f"{h.position}{'' if h.part == '本爻' else h.part[0]}{'动' if h.moving else ''}" for h in self.hits)
 
 
 # --- what a chart offers: its parts -----------------------------------------------------------
@@ -230,9 +228,7 @@ def _source_stars(topic: str | None, source: str) -> tuple[tuple[int, Star, bool
     star for every key: whether it is read from the day's stem, its entry's head (`_head`), and
     whether it has no variants."""
     bases = _SOURCES[source]
-    return tuple(
-        (i, star, star.basis == "day_stem", _head(star), not star.variants) for i, star in _on_charts(topic) if star.basis in bases
-    )
+    return tuple((i, star, star.basis == "day_stem", _head(star), not star.variants) for i, star in _on_charts(topic) if star.basis in bases)
 
 
 def _of_topic(groups: tuple[_Group, ...], keep: frozenset[int]) -> tuple[_Group, ...]:
@@ -503,7 +499,9 @@ BASIS_NEEDS = {
 }
 
 
-def positions_for(star: Star, month: str | None, day: str | None, year: str | None, hour: str | None) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+def positions_for(
+    star: Star, month: str | None, day: str | None, year: str | None, hour: str | None
+) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
     """A star's positions (and each variant's) for basis strings; an error naming what is missing."""
     from yimao.errors import NotationError
 
