@@ -23,14 +23,14 @@ from run import workload  # noqa: E402
 from yimao import batch  # noqa: E402
 from yimao.chart import build_chart, resolve_use  # noqa: E402
 from yimao.hexagram import Cast  # noqa: E402
-from yimao.pipeline import document, read, resolve_pillars  # noqa: E402
+from yimao.pipeline import CastRequest, document, read, resolve_pillars  # noqa: E402
 from yimao.serialize import dumps  # noqa: E402
 
 stage, W, N, RUN = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
 reqs = workload(W + N)
-lines = [json.dumps({"hex": r.hex, "date": r.date, **({"use": r.use} if r.use else {})}, ensure_ascii=False).encode() for r in reqs]
+lines = [json.dumps(r, ensure_ascii=False).encode() for r in reqs]
 batch.run(lines[:W], io.BytesIO())
-fresh, lines = reqs[W:], lines[W:]
+fresh, lines = [CastRequest(**r) for r in reqs[W:]], lines[W:]
 gc.disable()  # as in `yimao batch`
 
 
