@@ -12,7 +12,7 @@ from enum import Enum
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
-from yimao.errors import UnknownNameError
+from yimao.errors import UnknownNameError, shown
 from yimao.ganzhi import (
     BRANCHES,
     JINSHEN,
@@ -660,7 +660,7 @@ def _resolve_use(h: Hexagram, spec: str) -> Use:
     try:
         rel = Relative.parse(s)
     except UnknownNameError:
-        raise UnknownNameError(f"not a 用神: {spec!r} (a 六亲, 世, 应, or a line 1-6)", spec, USE_CHOICES[:12]) from None
+        raise UnknownNameError(f"not a 用神: {shown(spec)} (a 六亲, 世, 应, or a line 1-6)", spec, USE_CHOICES[:12]) from None
     visible = tuple(line.position for line in h.lines if line.relative is rel)
     hidden = tuple(hl.position for hl in h.hidden if hl.relative is rel)
     return Use(rel.value, rel, visible, () if visible else hidden)

@@ -11,7 +11,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, NamedTuple
 
-from yimao.errors import NotationError
+from yimao.errors import NotationError, shown, too_long_to_be_a_name
 
 
 class Element(Enum):
@@ -158,7 +158,7 @@ def _parse(enum: type, text: str, what: str):
     if member is None:
         member = names.get(text.lower())
         if member is None:
-            raise NotationError(f"not a {what}: {raw!r}", raw, ("".join(m.value for m in enum),))
+            raise NotationError(f"not a {what}: {shown(raw)}", raw, ("".join(m.value for m in enum),))
     return member
 
 
@@ -427,7 +427,7 @@ class GanZhi(_GanZhiFields):
             for gz in CYCLE:
                 if low == gz.stem.pinyin + gz.branch.pinyin:
                     return gz
-        raise NotationError(f"not a 干支 of the 60-cycle: {raw!r}", raw, _close_ganzhi(t))
+        raise NotationError(f"not a 干支 of the 60-cycle: {shown(raw)}", raw, _close_ganzhi(t))
 
     @staticmethod
     def of(stem: Stem, branch: Branch) -> GanZhi:
@@ -467,7 +467,9 @@ CYCLE: tuple[GanZhi, ...] = tuple(GanZhi(STEMS[i % 10], BRANCHES[i % 12]) for i 
 
 
 def _close_ganzhi(text: str) -> tuple[str, ...]:
-    """A few valid 干支 sharing a character with `text`."""
+    """A few valid 干支 sharing a character with `text` (none for a text too long to be one)."""
+    if too_long_to_be_a_name(text):
+        return ()
     hits = [str(gz) for gz in CYCLE if text and (gz.stem.value in text or gz.branch.value in text)]
     return tuple(hits[:6]) or ("甲子", "乙丑", "…", "癸亥")
 

@@ -18,7 +18,7 @@ from enum import Enum
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from yimao.errors import NotationError, UnknownNameError
+from yimao.errors import NotationError, UnknownNameError, closest, name_too_long, shown, small_int, too_long_to_be_a_name
 from yimao.ganzhi import Branch, Element, Stem
 from yimao.script import to_simplified, to_traditional
 
@@ -117,7 +117,7 @@ class Relative(Enum):
         t = to_simplified(text.strip())
         if t in _RELATIVE_ALIASES:
             return _RELATIVE_ALIASES[t]
-        raise UnknownNameError(f"not a 六亲: {text!r}", text, ("官鬼", "妻财", "父母", "兄弟", "子孙"))
+        raise UnknownNameError(f"not a 六亲: {shown(text)}", text, ("官鬼", "妻财", "父母", "兄弟", "子孙"))
 
 
 _FUMU, _XIONGDI, _GUANGUI, _QICAI, _ZISUN = Relative
@@ -291,7 +291,7 @@ class Hexagram(NamedTuple):
         if isinstance(bits, str):
             s = bits.strip()
             if len(s) != 6 or set(s) - {"0", "1"}:
-                raise NotationError(f"six bits expected, bottom line first, e.g. 101101: {raw!r}", raw)
+                raise NotationError(f"six bits expected, bottom line first, e.g. 101101: {shown(raw)}", raw)
             bits = (c == "1" for c in s)
         values = tuple(bits)
         if len(values) != 6:
@@ -316,8 +316,14 @@ class Hexagram(NamedTuple):
             return by_name[t[:-1]]
         low = t.lower()
         for prefix in ("kw", "#"):
-            if low.startswith(prefix) and low[len(prefix) :].isdecimal():  # not isdigit(): "¹" is a digit int() refuses
-                return Hexagram.from_king_wen(int(low[len(prefix) :]))
+            number = low[len(prefix) :]
+            if low.startswith(prefix) and number.isdecimal():
+                n = small_int(number, 2)
+                if n is None:
+                    raise NotationError(f"King Wen number must be 1-64 (kw1 … kw64, #1 … #64), got {shown(number)}", raw)
+                return Hexagram.from_king_wen(n)
+        if too_long_to_be_a_name(t):
+            raise UnknownNameError(name_too_long("hexagram", raw), raw)
         raise UnknownNameError(f"unknown hexagram: {raw!r}", raw, _suggest(t))
 
 
@@ -328,10 +334,8 @@ def _suggest(t: str) -> tuple[str, ...]:
     starts = [h.short_name for h in HEXAGRAMS_BY_KING_WEN if h.short_name.startswith(t) or h.name.startswith(t)]
     if starts:
         return tuple(dict.fromkeys(starts))[:8]
-    import difflib
-
     contains = [h.short_name for h in HEXAGRAMS_BY_KING_WEN if any(c in h.name for c in t)]
-    close = difflib.get_close_matches(t, list(_by_name()), n=5, cutoff=0.3)
+    close = closest(t, _by_name(), 5, 0.3)
     names = [_by_name()[c].short_name for c in close] + contains
     return tuple(dict.fromkeys(names))[:8] or ("乾", "坤", "离", "既济")
 
@@ -492,7 +496,9 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
             left, _, right = s.partition(arrow)
             if not left.strip() or not right.strip():
                 side = "before" if not left.strip() else "after"
-                raise NotationError(f"no hexagram {side} {arrow!r} in {raw!r}: the cast, then the hexagram it changes into", raw, ("离之乾", "离"))
+                raise NotationError(
+                    f"no hexagram {side} {arrow!r} in {shown(raw)}: the cast, then the hexagram it changes into", raw, ("离之乾", "离")
+                )
             base = _parse_single(left.strip(), raw)
             target = _parse_single(right.strip(), raw)
             diff = frozenset(i + 1 for i in range(6) if (base.code ^ target.code) >> i & 1)
@@ -504,7 +510,7 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
                 )
             if moves is not None and moves != diff:
                 raise NotationError(
-                    f"--moving {','.join(map(str, sorted(moves)))} contradicts {raw!r}, which moves lines {','.join(map(str, sorted(diff)))}",
+                    f"--moving {','.join(map(str, sorted(moves)))} contradicts {shown(raw)}, which moves lines {','.join(map(str, sorted(diff)))}",
                     raw,
                 )
             return Cast(base, diff)
@@ -555,21 +561,27 @@ def _parse_single(s: str, raw: str) -> Hexagram:
 
 
 def parse_moving(moving: Iterable[int] | str) -> frozenset[int]:
-    """'2,5', '2 5', '25' or (2, 5) → frozenset({2, 5}); each must be 1-6."""
+    """'2,5', '2 5', '25' or (2, 5) → frozenset({2, 5}): at most six lines, each 1-6, each once."""
     raw = moving
     if isinstance(moving, str):
         s = moving.replace("，", ",").replace(" ", ",").strip(",")
+        if not s:
+            raise NotationError(f"empty moving lines: give the lines 1-6 that move (bottom = 1), e.g. 2,5: {raw!r}", raw, ("2,5", "1"))
         parts = [p for p in s.split(",") if p] if "," in s else list(s)
-        try:
-            values = [int(p) for p in parts]
-        except ValueError:
-            raise NotationError(f"moving lines must be numbers 1-6, e.g. 2,5: {raw!r}", raw) from None
+        if len(parts) > 6:  # before converting: a hexagram has six lines
+            raise NotationError(f"moving lines are at most six, 1-6 each, e.g. 2,5: got {len(parts):,} in {shown(raw)}", raw, ("2,5",))
+        values = [small_int(p, 1) for p in parts]
+        if None in values:
+            raise NotationError(f"moving lines must be numbers 1-6, e.g. 2,5: {shown(raw)}", raw, ("2,5",))
     else:
         values = list(moving)
-    bad = [v for v in values if not 1 <= v <= 6]
+    bad = [v for v in values if not (isinstance(v, int) and 1 <= v <= 6)]
     if bad:
-        raise NotationError(f"moving lines must be 1-6 (bottom = 1), got {bad}", raw, ("1", "2", "3", "4", "5", "6"))
-    return frozenset(values)
+        raise NotationError(f"moving lines must be 1-6 (bottom = 1), got {shown(bad)}", raw, ("1", "2", "3", "4", "5", "6"))
+    twice = sorted({v for v in values if values.count(v) > 1})
+    if twice:
+        raise NotationError(f"moving line{'s' if len(twice) > 1 else ''} {','.join(map(str, twice))} given twice in {shown(raw)}", raw)
+    return frozenset(values)  # type: ignore[arg-type]
 
 
 def all_casts() -> Iterable[Cast]:

@@ -21,7 +21,7 @@ from functools import lru_cache
 from math import floor
 from typing import Any, NamedTuple
 
-from yimao.errors import NotationError, UnsupportedDateError
+from yimao.errors import NotationError, UnsupportedDateError, closest, shown, small_int, too_long_to_be_a_name
 from yimao.ganzhi import BRANCHES, CYCLE, Branch, GanZhi, Stem, hour_stem, month_stem
 from yimao.solar_terms import MAX_YEAR, MIN_YEAR, Jie, _instants, jies_around
 
@@ -319,9 +319,7 @@ def parse_tz(text: str) -> tzinfo:
 
 @lru_cache(maxsize=256)  # a batch may repeat a misspelt zone on every line
 def _close_zones(t: str) -> tuple[str, ...]:
-    import difflib
-
-    return tuple(difflib.get_close_matches(t, _zone_names(), n=4, cutoff=0.5))
+    return tuple(closest(t, _zone_names(), 4, 0.5))  # none for a text too long to be a zone
 
 
 @lru_cache(maxsize=1)
@@ -443,11 +441,11 @@ def parse_pillar(text: str, kind: str) -> Pillar:
     while t and t[-1] in suffixes:
         t = t[:-1]
     if not t:
-        raise NotationError(f"empty {kind}", raw, _pillar_examples(kind))
+        raise NotationError(f"empty {kind}: {_PILLAR_TAKES[kind]}", raw, _pillar_examples(kind))
     if kind == "month":
-        if t.isdecimal():  # not isdigit(): "¹" is a digit int() refuses ("１２" is decimal: 12)
-            n = int(t)
-            if not 1 <= n <= 12:
+        if t.isdecimal():
+            n = small_int(t, 2)
+            if n is None or not 1 <= n <= 12:
                 raise _bad_pillar(kind, raw, t, ())
             return Branch.from_month_number(n)
         if t in _MONTH_WORDS:
@@ -466,27 +464,38 @@ def parse_pillar(text: str, kind: str) -> Pillar:
             raise _bad_pillar(kind, raw, t, e.candidates or _pillar_examples(kind)) from None
 
 
+_PILLAR_TAKES = {
+    "year": "give a branch 午 or a 干支 丙午",
+    "month": "give 1-12 (1 = 寅月 正月), 正 … 腊, a branch 卯 or a 干支 己卯",
+    "day": "give a 干支 戊寅 or a branch 申",
+    "hour": "give a branch 午 or a 干支 庚午",
+}
+
+
 def _bad_pillar(kind: str, raw: str, t: str, candidates: Any) -> NotationError:
     """The error for a pillar that is none, saying what the option takes, and, for what looks
     like a clock hour, a calendar year or a leap month, what to give instead."""
     if kind == "month":
         leap = "months run from 节 to 节, with no leap: " if t.startswith(("闰", "閏")) else ""
         return NotationError(
-            f"{leap}month must be 1-12 (1 = 寅月 正月 … 12 = 丑月), 正 … 腊, a branch or a 干支, got {raw!r}", raw, ("1", "12", "寅", "丑")
+            f"{leap}month must be 1-12 (1 = 寅月 正月 … 12 = 丑月), 正 … 腊, a branch or a 干支, got {shown(raw)}", raw, ("1", "12", "寅", "丑")
         )
-    if t.isdecimal() and kind == "hour" and int(t) <= 24:  # a clock hour: its 时辰 (23:00-00:59 子)
-        branch = BRANCHES[(int(t) + 1) // 2 % 12]
+    n = small_int(t, 4)  # a clock hour or a calendar year, as some write them
+    if n is not None and kind == "hour" and n <= 24:  # a clock hour: its 时辰 (23:00-00:59 子)
+        branch = BRANCHES[(n + 1) // 2 % 12]
         return NotationError(
             f"--hour takes a 时辰 (branch or 干支), not a clock hour: {raw!r} o'clock falls in the {branch} hour", raw, (str(branch),)
         )
-    if t.isdecimal() and kind == "year" and len(t) == 4 and MIN_YEAR <= int(t) <= MAX_YEAR:  # a calendar year: its 干支 from its 立春
-        gz = GanZhi.from_index((int(t) - 4) % 60)
+    if n is not None and kind == "year" and len(t) == 4 and MIN_YEAR <= n <= MAX_YEAR:  # a calendar year: its 干支 from its 立春
+        gz = GanZhi.from_index((n - 4) % 60)
         return NotationError(
             f"--year takes a branch or 干支, not a calendar year: {raw!r} is {gz}年 from its 立春 (for a moment, give --date)",
             raw,
             (str(gz), str(gz.branch)),
         )
-    return NotationError(f"not {'an' if kind == 'hour' else 'a'} {kind} branch or 干支: {raw!r}", raw, candidates)
+    if too_long_to_be_a_name(t):  # no 干支 to suggest: comparing it would cost time for nothing
+        return NotationError(f"not {'an' if kind == 'hour' else 'a'} {kind} branch or 干支: {shown(raw)}; {_PILLAR_TAKES[kind]}", raw)
+    return NotationError(f"not {'an' if kind == 'hour' else 'a'} {kind} branch or 干支: {shown(raw)}", raw, candidates)
 
 
 def _pillar_examples(kind: str) -> tuple[str, ...]:
@@ -501,10 +510,11 @@ def _pillar_examples(kind: str) -> tuple[str, ...]:
 def pillars_given(year: str | None = None, month: str | None = None, day: str | None = None, hour: str | None = None) -> FourPillars:
     """Pillars as stated by the user. A month branch gets its stem from a known year stem
     (五虎遁) and an hour branch from a known day stem (五鼠遁); a stated stem must agree."""
-    y = parse_pillar(year, "year") if year else None
-    m = parse_pillar(month, "month") if month else None
-    d = parse_pillar(day, "day") if day else None
-    h = parse_pillar(hour, "hour") if hour else None
+    # `is not None`: an empty value was given, and is wrong (a missing one is None)
+    y = parse_pillar(year, "year") if year is not None else None
+    m = parse_pillar(month, "month") if month is not None else None
+    d = parse_pillar(day, "day") if day is not None else None
+    h = parse_pillar(hour, "hour") if hour is not None else None
     ys, ds = stem_of(y), stem_of(d)
     if m is not None and ys is not None:
         expected = GanZhi.of(month_stem(ys, branch_of(m)), branch_of(m))

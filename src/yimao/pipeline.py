@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from yimao.chart import Chart, Use, build_chart, resolve_use
-from yimao.errors import NotationError
+from yimao.errors import NotationError, shown
 from yimao.ganzhi import EarthSchool
 from yimao.hexagram import Cast
 from yimao.pillars import FourPillars, check_unused, now, parse_moment, pillars_at, pillars_given
@@ -37,7 +37,7 @@ class CastRequest(NamedTuple):
         """A request from a JSON object; unknown keys and wrong types are errors naming the valid ones."""
         unknown = sorted(d.keys() - _KEYS)
         if unknown:
-            raise NotationError(f"unknown request key(s): {', '.join(map(repr, unknown))}", unknown[0], sorted(_KEYS))
+            raise NotationError(f"unknown request key(s): {', '.join(map(shown, unknown[:4]))}", unknown[0], sorted(_KEYS))
         if "hex" not in d:
             raise NotationError("missing key 'hex'", None, ("hex",))
         if "day_start" not in d:  # the usual line: a few keys, every value a string (nothing to check)
@@ -53,12 +53,14 @@ class CastRequest(NamedTuple):
                 continue
             if name == "day_start":
                 if isinstance(v, bool) or not isinstance(v, int):
-                    raise NotationError(f"day_start must be 23 or 0, got {v!r}", v, ("23", "0"))
+                    raise NotationError(f"day_start must be 23 or 0, got {shown(v)}", v, ("23", "0"))
             elif name == "moving" and isinstance(v, list):
-                if not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-                    raise NotationError(f"moving must be a list of line numbers 1-6, got {v!r}", v, ("[2, 5]",))
-                v = ",".join(map(str, v))
-            elif name in ("month", "year") and isinstance(v, int) and not isinstance(v, bool):
+                if len(v) > 6 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+                    raise NotationError(f"moving must be a list of line numbers 1-6, got {shown(v)}", v, ("[2, 5]",))
+                v = ",".join(map(str, v))  # ints of 64 bits at most (orjson; `batch` refuses longer ones)
+            elif name in ("month", "year") and isinstance(v, (int, float)) and not isinstance(v, bool):
+                if not isinstance(v, int) or not -(1 << 64) < v < 1 << 64:  # 3.5, or a number too long (orjson reads it as a float)
+                    raise NotationError(f"{name} must be a string or a whole number of a few digits, got {shown(v)}", v)
                 v = str(v)
             elif not isinstance(v, str):
                 raise NotationError(f"{name} must be a string, got {json_type(v)}", v)
@@ -141,7 +143,7 @@ def read(req: CastRequest) -> Reading:
     school = earth_school(req.earth)
     p = resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
     chart = build_chart(the_cast, p, school)
-    use = resolve_use(chart, req.use) if req.use else None
+    use = resolve_use(chart, req.use) if req.use is not None else None  # "" is given, and wrong
     analyse, stand = _engines()
     # without the NamedTuple's Python-level __new__: every line makes one
     return tuple.__new__(Reading, (chart, use, analyse(chart, use), stand(chart, use=use, topic=req.topic), req.topic))

@@ -12,7 +12,7 @@ from functools import cache
 from itertools import starmap
 from typing import Any, NamedTuple
 
-from yimao.errors import CatalogueError, UnknownNameError
+from yimao.errors import CatalogueError, UnknownNameError, closest, name_too_long, shown, too_long_to_be_a_name
 from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi
 from yimao.script import to_simplified, to_traditional
 from yimao.texts import Quote, quote
@@ -175,14 +175,14 @@ class Catalogue(NamedTuple):
                 tuple(f"{s.id:<20} {s.name} ({s.group}): {s.rule}" for s in found),
                 ambiguous=True,
             )
-        raise UnknownNameError(f"unknown star: {name!r}", name, self.closest(name))
+        if too_long_to_be_a_name(name.strip()):
+            raise UnknownNameError(name_too_long("star", name), name)
+        raise UnknownNameError(f"unknown star: {shown(name)}", name, self.closest(name))
 
     def closest(self, name: str) -> tuple[str, ...]:
-        import difflib
-
         n = to_simplified(name.strip())
-        hits = _near(n, list(self.by_name), 6, 0.4)
-        hits += difflib.get_close_matches(n.lower(), list(self.by_id), n=3, cutoff=0.6)
+        hits = _near(n, self.by_name, 6, 0.4)
+        hits += closest(n.lower(), self.by_id, 3, 0.6)
         return tuple(dict.fromkeys(hits))[:8] or ("天医", "天德", "驿马")
 
     def topic(self, text: str) -> str:
@@ -192,18 +192,21 @@ class Catalogue(NamedTuple):
         t = to_simplified(text.strip())  # 求財 is 求财
         if t in self.topics:
             return t
+        if too_long_to_be_a_name(t):
+            raise UnknownNameError(f"{name_too_long('topic', text)}; the topics of volume 6 are {'、'.join(self.topics)}", text)
         near = tuple(dict.fromkeys(_near(t, self.topics, 4, 0.5)))[:6]
         if near:
-            raise UnknownNameError(f"unknown topic {text!r}", text, near)
-        raise UnknownNameError(f"unknown topic {text!r}; the topics of volume 6 are {'、'.join(self.topics)}", text)
+            raise UnknownNameError(f"unknown topic {shown(text)}", text, near)
+        raise UnknownNameError(f"unknown topic {shown(text)}; the topics of volume 6 are {'、'.join(self.topics)}", text)
 
 
 def _near(text: str, names: Any, n: int, cutoff: float) -> list[str]:
-    """The names containing `text` or contained in it, then difflib's `n` nearest."""
-    import difflib
-
+    """The names containing `text` or contained in it, then difflib's `n` nearest (`errors.closest`:
+    none for a text too long to be a name)."""
+    if too_long_to_be_a_name(text):
+        return []
     hits = [k for k in names if text and (text in k or k in text)]
-    return hits + difflib.get_close_matches(text, names, n=n, cutoff=cutoff)
+    return hits + closest(text, names, n, cutoff)
 
 
 @cache
