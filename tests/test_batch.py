@@ -86,7 +86,7 @@ def test_hostile_lines_are_each_answered_in_order():
     assert error_lines == sorted(error_lines) == [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19]
     assert [r["error"]["message"] for r in results[-3:]][:2] == [
         "hex must be a string, got null (did you mean: 离之乾, 798788?)",
-        "month must be a string, got a number",
+        "month must be a string or a whole number of a few digits, got 1.2345678901234568e+29",  # orjson reads it as a float
     ]
     assert "BOM" in results[-1]["error"]["message"]
     assert results[0]["schema_version"] == 1 and results[12]["schema_version"] == 1  # lines 1 and 15

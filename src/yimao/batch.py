@@ -14,18 +14,21 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from queue import SimpleQueue
 from typing import IO, Any, NamedTuple
 
 import orjson
 
-from yimao.errors import YimaoError
+from yimao.errors import YimaoError, brief
 from yimao.pipeline import CastRequest, document_json, json_type, read
 from yimao.serialize import dumps
 
 MAX_LINE_BYTES = 1 << 20  # a request is tiny; a megabyte is hostile
+SKIP_BYTES = 1 << 16  # the chunks a line too long is read past in
+MAX_NUMBER_DIGITS = 40  # a request's numbers are a few digits (day_start, a month, a moving line)
+BOM = b"\xef\xbb\xbf"  # a byte order mark, as some Windows editors open a file
 FREEZE_EVERY = 1024  # lines between moves of what the charts have kept (the warmed caches) out of the collector's sight
 COLLECT_EVERY = 16 * FREEZE_EVERY  # lines between full collections of everything: the safety net
 
@@ -61,25 +64,39 @@ def _clean(s: str) -> str:
     return s.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, str):
-        return _clean(v)
-    if v is None or isinstance(v, (int, float, bool)):
-        return v
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    return str(v)
-
-
 def error_object(n: int, message: str, value: Any) -> dict[str, Any]:
-    return {"line": n, "error": {"message": _clean(message), "value": _jsonable(value)}}
+    """The answer to a bad line: its number, what is wrong, and the value at fault, bounded in
+    depth and size (`errors.brief`: a request nested 500 deep or a megabyte long is summarised)."""
+    return {"line": n, "error": {"message": _clean(message), "value": brief(value)}}
+
+
+def read_lines(stream: IO[bytes], limit: int = MAX_LINE_BYTES) -> Iterator[bytes | int]:
+    """The lines of `stream`, in order: each line whole (with its line end) when it fits in
+    `limit` bytes and its line end, else its length in bytes (an int), the line read past in
+    chunks without being kept. Memory stays bounded whatever arrives: a line of 50 MB costs
+    `limit` bytes, and one that never ends (/dev/zero) is read past for ever in constant memory.
+    Each line is given as soon as its end arrives (readline returns there), so a client talking
+    to `batch -` line by line gets each answer before it sends the next request."""
+    readline = stream.readline
+    while True:
+        line = readline(limit + 2)  # room for a line of `limit` bytes and its "\r\n"
+        if len(line) < limit + 2 or line.endswith(b"\n"):  # whole, or the last line, or none
+            if not line:
+                return
+            yield line
+            continue
+        size = len(line)
+        while line and not line.endswith(b"\n"):
+            line = readline(SKIP_BYTES)
+            size += len(line)
+        yield size - (2 if line.endswith(b"\r\n") else 1 if line.endswith(b"\n") else 0)
 
 
 def answer(n: int, raw: bytes) -> bytes | dict[str, Any]:
     """The result for one non-blank input line: the line of its chart (the document of `yimao
     cast --json`, compact, with its newline), or an error object. Never raises for bad input."""
     if len(raw) > MAX_LINE_BYTES:
-        return error_object(n, f"line too long ({len(raw)} bytes; at most {MAX_LINE_BYTES})", None)
+        return too_long(n, len(raw))
     try:
         obj = orjson.loads(raw)  # strict RFC 8259 UTF-8 JSON: every well-formed request
     except orjson.JSONDecodeError:
@@ -94,6 +111,10 @@ def answer(n: int, raw: bytes) -> bytes | dict[str, Any]:
         return error_object(n, str(e), e.value)
     except RecursionError:
         return error_object(n, "request nested too deeply", None)
+
+
+def too_long(n: int, size: int) -> dict[str, Any]:
+    return error_object(n, f"line too long ({size:,} bytes; at most {MAX_LINE_BYTES:,})", None)
 
 
 class Writer:
@@ -211,18 +232,33 @@ def _lenient(n: int, raw: bytes) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         return _Error(error_object(n, f"not UTF-8 ({e.reason} at byte {e.start})", raw[max(0, e.start - 8) : e.start + 8].hex()))
-    if n == 1 and text.startswith("\ufeff"):  # a byte order mark, as some Windows editors save a file
-        text = text[1:]
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int)
     except RecursionError:
         return _Error(error_object(n, "JSON nested too deeply", None))
+    except _LongNumber as e:
+        return _Error(error_object(n, str(e), e.digits))
     except ValueError as e:
         return _Error(error_object(n, f"not JSON: {e}", text[:80]))
 
 
+class _LongNumber(ValueError):
+    def __init__(self, digits: str) -> None:
+        count = len(digits.lstrip("-"))
+        super().__init__(f"a number of {count:,} digits: a request's numbers are a few digits (day_start 23 or 0, month 1-12, moving lines 1-6)")
+        self.digits = digits
+
+
+def _json_int(digits: str) -> int:
+    """A JSON integer, refused when longer than any number of a request could be: before it is
+    converted (int() refuses more than 4,300 digits, and takes time quadratic in their number)."""
+    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _LongNumber(digits)
+    return int(digits)
+
+
 def run(
-    lines: Iterable[bytes],
+    lines: Iterable[bytes] | IO[bytes],
     out: IO[bytes],
     *,
     on_line: Callable[[int], None] | None = None,
@@ -244,18 +280,25 @@ def run(
     gc.disable()
     writer = Writer(out)
     try:
+        if hasattr(lines, "readline"):  # a stream: read line by line, in bounded memory
+            lines = read_lines(lines)  # type: ignore[arg-type]
         for n, raw in enumerate(lines, 1):
-            body = raw.strip()
-            if not body:
-                summary.blank += 1
-                continue
-            try:
-                result = answer(n, body)
-            except Exception as e:  # a defect of yimao, not bad input: said on its line, and the run goes on
-                if os.environ.get("YIMAO_DEBUG"):
-                    raise
-                result = error_object(n, f"internal error ({type(e).__name__}: {e}); please report it", None)
-                summary.defects += 1
+            if isinstance(raw, int):  # a line too long, read past (`read_lines`)
+                result: bytes | dict[str, Any] = too_long(n, raw)
+            else:
+                if n == 1 and raw.startswith(BOM):  # read past, as the editor meant no character
+                    raw = raw[3:]
+                body = raw.strip()
+                if not body:
+                    summary.blank += 1
+                    continue
+                try:
+                    result = answer(n, body)
+                except Exception as e:  # a defect of yimao, not bad input: said on its line, and the run goes on
+                    if os.environ.get("YIMAO_DEBUG"):
+                        raise
+                    result = error_object(n, f"internal error ({type(e).__name__}: {e}); please report it", None)
+                    summary.defects += 1
             if type(result) is bytes:
                 writer.put(result)
                 summary.ok += 1
