@@ -564,10 +564,10 @@ def parse_moving(moving: Iterable[int] | str) -> frozenset[int]:
     """'2,5', '2 5', '25' or (2, 5) → frozenset({2, 5}): at most six lines, each 1-6, each once."""
     raw = moving
     if isinstance(moving, str):
-        s = moving.replace("，", ",").replace(" ", ",").strip(",")
-        if not s:
-            raise NotationError(f"empty moving lines: give the lines 1-6 that move (bottom = 1), e.g. 2,5: {raw!r}", raw, ("2,5", "1"))
-        parts = [p for p in s.split(",") if p] if "," in s else list(s)
+        words = moving.replace("，", " ").replace(",", " ").split()
+        if not words:
+            raise NotationError("empty moving lines: give the lines 1-6 that move (bottom = 1), e.g. 2,5", raw, ("2,5", "1"))
+        parts = words if len(words) > 1 else list(words[0])  # "2,5", "2 5", or "25"
         if len(parts) > 6:  # before converting: a hexagram has six lines
             raise NotationError(f"moving lines are at most six, 1-6 each, e.g. 2,5: got {len(parts):,} in {shown(raw)}", raw, ("2,5",))
         values = [small_int(p, 1) for p in parts]

@@ -104,7 +104,7 @@ def earth_school(value: str) -> EarthSchool:
         return EarthSchool.SHUI
     if v in ("huo", "火", "寅", "火土同宫", "火土"):
         return EarthSchool.HUO
-    raise NotationError(f"unknown --earth {value!r}", value, ("shui", "huo"))
+    raise NotationError(f"unknown --earth {shown(value)}", value, ("shui", "huo"))
 
 
 def resolve_pillars(
