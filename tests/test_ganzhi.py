@@ -178,3 +178,62 @@ def test_stem_and_branch_parse():
         assert Branch.parse(b.value) is b and Branch.parse(b.pinyin.upper()) is b
     with pytest.raises(NotationError):
         Branch.parse("甲")
+
+
+# --- pillars as the user writes them: numbers of any length, empty values, long text ---------
+
+HUGE = "1" * 4301  # one digit over Python's int-conversion limit
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "message"),
+    [
+        ("month", HUGE, "month must be 1-12"),
+        ("month", "９" * 5000, "month must be 1-12"),
+        ("month", "003", "month must be 1-12"),  # a month is one or two digits
+        ("month", "13", "month must be 1-12"),
+        ("month", "0", "month must be 1-12"),
+        ("hour", HUGE, "not an hour branch or 干支"),
+        ("hour", "25", "not an hour branch or 干支"),
+        ("hour", "09", "falls in the 巳 hour"),  # a clock hour, said as its 时辰
+        ("year", HUGE, "not a year branch or 干支"),
+        ("year", "2026", "丙午年 from its 立春"),  # a calendar year, said as its 干支
+        ("year", "20260", "not a year branch or 干支"),
+        ("day", HUGE, "not a day branch or 干支"),
+    ],
+)
+def test_a_number_of_any_length_in_a_pillar_is_bad_input(kind, text, message):
+    from yimao.pillars import parse_pillar
+
+    with pytest.raises(NotationError, match=message) as e:
+        parse_pillar(text, kind)
+    assert len(str(e.value)) < 300
+
+
+def test_month_numbers_in_every_form_still_read():
+    from yimao.pillars import parse_pillar
+
+    assert parse_pillar("3", "month") is parse_pillar("03", "month") is parse_pillar("３", "month") is parse_pillar(" 3月 ", "month") is Branch.CHEN
+    assert parse_pillar("12", "month") is parse_pillar("１２", "month") is Branch.CHOU
+
+
+@pytest.mark.parametrize("kind", ["year", "month", "day", "hour"])
+@pytest.mark.parametrize("text", ["", " ", "\t", "suffix"])
+def test_an_empty_pillar_is_bad_input_not_a_pillar_left_out(kind, text):
+    """An empty value was given, and is wrong; only a value not given at all (None) leaves the
+    pillar out. ('--month ""' gave a chart with every pillar null.)"""
+    from yimao.pillars import pillars_given
+
+    if text == "suffix":  # the kind's suffix alone: 月, 年 …
+        text = {"year": " 年", "month": "月", "day": "日 ", "hour": "时"}[kind]
+    with pytest.raises(NotationError, match=f"empty {kind}: give"):
+        pillars_given(**{kind: text})
+    assert pillars_given(**{kind: None}) == pillars_given()
+
+
+@pytest.mark.parametrize("text", ["甲" * 65, "x" * 200_000, "戊寅" * 1000])
+def test_a_ganzhi_too_long_gets_no_suggestions(text):
+    with pytest.raises(NotationError) as e:
+        GanZhi.parse(text)
+    assert e.value.candidates == () and len(str(e.value)) < 200
+    assert GanZhi.parse("戊寅日") is CYCLE[14]

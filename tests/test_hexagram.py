@@ -197,3 +197,94 @@ def test_coin_strings_read_whole():
     for bad in ("798780", "79878x", "７９８７８８", "7988889"):
         with pytest.raises(UnknownNameError):
             _parse_cast(bad, None)
+
+
+# --- hostile specs: numbers of any length, names of any length, empty values ------------------
+
+HUGE = "1" * 4301  # one digit over Python's int-conversion limit
+
+
+@pytest.mark.parametrize("spec", ["kw" + HUGE, "#" + HUGE, "KW" + "９" * 5000, "kw065", "#100", "kw0", "#65"])
+def test_a_king_wen_number_of_any_length_is_bad_input(spec):
+    """kw/# with more digits than 1-64 has is refused before int() (which raised ValueError over
+    4,300 digits: an internal error); the message quotes it cut short."""
+    for parse in (Hexagram.parse, Cast.parse):
+        with pytest.raises(NotationError, match="King Wen number must be 1-64") as e:
+            parse(spec)
+        assert len(str(e.value)) < 200
+
+
+@pytest.fixture
+def no_difflib_on_long_text(monkeypatch):
+    """difflib refused a text longer than a name: its comparison is quadratic in the length."""
+    import difflib
+
+    from yimao.errors import MAX_NAME
+
+    real = difflib.get_close_matches
+
+    def guarded(word, possibilities, *args, **kwargs):
+        assert len(word) <= MAX_NAME, f"difflib asked to compare {len(word)} characters"
+        return real(word, possibilities, *args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", guarded)
+
+
+@pytest.mark.parametrize("spec", ["a" * 65, "a" * 900_000, "既济" * 40, "离之" + "x" * 100_000, "x" * 100_000 + "之乾", "乾" * 65])
+def test_a_name_too_long_gets_no_suggestions(spec, no_difflib_on_long_text):
+    with pytest.raises(UnknownNameError, match="is too long to be a name") as e:
+        Cast.parse(spec)
+    assert e.value.candidates == () and len(str(e.value)) < 200
+
+
+def test_a_name_at_the_limit_still_gets_suggestions(no_difflib_on_long_text):
+    from yimao.errors import MAX_NAME
+
+    with pytest.raises(UnknownNameError) as e:
+        Hexagram.parse("既" * MAX_NAME)
+    assert "既济" in e.value.candidates and "too long" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("moving", "message"),
+    [
+        ("", "empty moving lines"),
+        (" ", "empty moving lines"),
+        (",", "empty moving lines"),
+        (" ， ", "empty moving lines"),
+        ("\t\n", "empty moving lines"),
+        ("1111111", "at most six"),
+        (HUGE, "at most six"),
+        ("1,2,3,4,5,6,1", "at most six"),
+        ("2,2", "line 2 given twice"),
+        ("22", "line 2 given twice"),
+        ("2 5 2 5", "lines 2,5 given twice"),
+        ("2," + HUGE, "must be numbers 1-6"),
+        ("12,3", "must be numbers 1-6"),
+        ("¹", "must be numbers 1-6"),
+        ("a", "must be numbers 1-6"),
+        ("0", "must be 1-6"),
+        ("7", "must be 1-6"),
+        ((2, 2), "given twice"),
+        ((0, 9), "must be 1-6"),
+    ],
+)
+def test_bad_moving_lines(moving, message):
+    with pytest.raises(NotationError, match=message) as e:
+        parse_moving(moving)
+    assert len(str(e.value)) < 200
+    with pytest.raises(NotationError, match=message):  # the same through a cast, by name or by bits
+        Cast.parse("乾", moving)
+
+
+def test_moving_lines_in_every_form_still_read():
+    assert (
+        parse_moving("２,５")
+        == parse_moving(" 5 2 ")
+        == parse_moving("2\t5")
+        == parse_moving(",2,,5,")
+        == parse_moving("1,2,3,4,5,6") - {1, 3, 4, 6}
+        == {2, 5}
+    )
+    assert parse_moving("123456") == parse_moving((6, 5, 4, 3, 2, 1)) == frozenset(range(1, 7))
+    assert Cast.parse("乾", "2,5").spec() == Cast.parse("乾", [2, 5]).spec() == Cast.parse("111111", "５２").spec() == "乾之离"
