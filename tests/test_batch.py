@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -396,6 +397,26 @@ def test_a_byte_order_mark_opens_the_first_line():
     assert summary.ok == 2 and results == run_bytes(lines_of(GOOD[:2]))[1]
 
 
+@pytest.mark.parametrize(
+    "opening",
+    [b"\xef\xbb\xbf\n", b"\xef\xbb\xbf\r\n", b"\xef\xbb\xbf \t \n", b"\xef\xbb\xbf\r\n\r\n  \n", b"\xef\xbb\xbf\n\n"],
+)
+def test_a_byte_order_mark_on_a_blank_first_line_is_read_past(opening):
+    """The mark is no character the editor meant: what it opens is a blank line, skipped and
+    counted (it was answered as 'not JSON', exit 2)."""
+    blank = opening.count(b"\n")
+    expected = io.BytesIO()
+    run(io.BytesIO(lines_of(GOOD[:2])), expected)
+    for source in (io.BytesIO, lambda data: data.splitlines(keepends=True)):  # a stream, or any iterable of lines
+        out = io.BytesIO()
+        summary = run(source(opening + lines_of(GOOD[:2])), out)
+        assert summary.ok == 2 and summary.errors == 0 and summary.blank == blank
+        assert out.getvalue() == expected.getvalue()
+    assert run_bytes(b"\xef\xbb\xbf")[0].blank == 1  # a mark alone: one blank line, no error
+    summary, results = run_bytes(b"\n\xef\xbb\xbf\n")  # only the input's first line may open with one
+    assert summary.blank == 1 and summary.errors == 1 and results[0]["line"] == 2
+
+
 def test_a_defect_on_one_line_is_said_there_and_the_run_goes_on(monkeypatch):
     """yimao's own failure on a line (here made on purpose) answers that line with an internal
     error and goes on; the command then exits 1, not 2, and the summary says to report it."""
@@ -445,3 +466,224 @@ def test_any_json_in_any_field_is_answered_without_a_defect(requests):
     assert len(results) == len(requests) == summary.ok + summary.errors
     for n, r in enumerate(results, 1):
         assert r.get("line", n) == n and ("error" in r) != ("schema_version" in r)
+
+
+# --- hostile lines: endless, deep, huge numbers, long names, empty values -----------------------
+
+
+def test_lines_are_read_whole_up_to_the_limit_and_past_it_by_length():
+    from yimao.batch import read_lines
+
+    data = b"".join(
+        [
+            b"a" * 10 + b"\n",  # exactly the limit
+            b"b" * 10 + b"\r\n",  # the limit and a CRLF
+            b"c" * 11 + b"\n",  # one over, with its newline within the first read: the answer says too long
+            b"d" * 12 + b"\n",  # over: read past
+            b"e" * 100_000 + b"\r\n",  # far over
+            b"\n",
+            b"f" * 3,  # the last line, with no newline
+        ]
+    )
+    got = list(read_lines(io.BytesIO(data), limit=10))
+    assert got == [b"a" * 10 + b"\n", b"b" * 10 + b"\r\n", b"c" * 11 + b"\n", 12, 100_000, b"\n", b"fff"]
+    assert list(read_lines(io.BytesIO(b"g" * 50), limit=10)) == [50]  # a last line too long, with no newline
+    assert list(read_lines(io.BytesIO(b""), limit=10)) == []
+
+
+class _Endless(io.RawIOBase):
+    """A line that never ends (as /dev/zero), `size` bytes of it, then one request: it records the
+    longest read asked of it."""
+
+    def __init__(self, size: int, then: bytes) -> None:
+        self.left, self.then, self.longest = size, then, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        self.longest = max(self.longest, len(buf))
+        if self.left:
+            n = min(len(buf), self.left)
+            buf[:n] = b"\0" * n
+            self.left -= n
+            return n
+        n = min(len(buf), len(self.then))
+        buf[:n], self.then = self.then[:n], self.then[n:]
+        return n
+
+
+def test_a_line_too_long_is_read_past_without_being_kept():
+    """Memory stays bounded whatever arrives: no read of a line asks for more than the limit and
+    its line end, and what comes after the line is still answered, in order."""
+    from yimao.batch import read_lines
+
+    stream = _Endless(20 * MAX_LINE_BYTES, b"\n" + lines_of(GOOD[:1]))
+    chunks = read_lines(io.BufferedReader(stream, buffer_size=8192))
+    assert next(chunks) == 20 * MAX_LINE_BYTES  # its length, not its bytes
+    assert json.loads(next(chunks)) == GOOD[0]
+    assert next(chunks, None) is None
+    assert stream.longest <= MAX_LINE_BYTES + 2
+
+    out = io.BytesIO()
+    summary = run(io.BufferedReader(_Endless(5 * MAX_LINE_BYTES, b"\n" + lines_of(GOOD[:2]))), out)
+    results = [json.loads(line) for line in out.getvalue().split(b"\n")[:-1]]
+    assert summary.ok == 2 and summary.errors == 1 and [r.get("line") for r in results] == [1, None, None]
+    assert results[0]["error"] == {"message": f"line too long ({5 * MAX_LINE_BYTES:,} bytes; at most {MAX_LINE_BYTES:,})", "value": None}
+
+
+# A process whose only child is the command: its children's peak RSS is the command's alone.
+_PEAK = (
+    "import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE); "
+    "sys.stdout.buffer.write(r.stdout); print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)"
+)
+
+
+def _peak_of_batch(feed) -> tuple[int, int, list, bytes]:
+    """Run `yimao batch -` fed by `feed(stdin)`: its exit code, its peak RSS in KiB, its answers, its stderr."""
+    p = subprocess.Popen(
+        [sys.executable, "-c", _PEAK, sys.executable, "-m", "yimao", "batch", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    import threading
+
+    writer = threading.Thread(target=lambda: (feed(p.stdin), p.stdin.close()))
+    writer.start()
+    out = p.stdout.read()  # the answers are few: stderr waits meanwhile without filling its pipe
+    err = p.stderr.read()
+    p.wait(timeout=300)
+    writer.join()
+    code, peak = err.decode().split("\n")[-2].split()
+    return int(code), int(peak), [json.loads(line) for line in out.split(b"\n")[:-1]], err
+
+
+def test_a_50_mb_line_and_an_endless_one_stay_in_bounded_memory():
+    """A 50 MB line peaked at 121 MB, and /dev/zero grew without bound until MemoryError: the
+    limit is enforced while reading. Measured here: about 20 MB either way."""
+    big = b'{"hex": "' + b"x" * 50_000_000 + b'"}\n'
+
+    def fifty(stdin):
+        stdin.write(lines_of(GOOD[:1]))
+        stdin.write(big)
+        stdin.write(lines_of(GOOD[1:2]))
+
+    code, peak, results, err = _peak_of_batch(fifty)
+    assert code == 2 and b"2 ok, 1 error" in err and b"Traceback" not in err
+    assert [r.get("line") for r in results] == [None, 2, None] and "line too long (50,000,011 bytes" in results[1]["error"]["message"]
+    assert peak < 100 * 1024, f"peak RSS {peak} KiB"
+
+    def endless(stdin):  # /dev/zero, cut after 150 MB
+        block = b"\0" * (1 << 20)
+        for _ in range(150):
+            stdin.write(block)
+
+    code, peak, results, err = _peak_of_batch(endless)
+    assert code == 2 and len(results) == 1 and results[0]["error"]["message"].startswith("line too long (157,286,400 bytes")
+    assert peak < 100 * 1024, f"peak RSS {peak} KiB"
+
+
+DEEP = [500, 900, 1000, 1023, 1024, 5000]
+
+
+@pytest.mark.parametrize("key", REQUEST_KEYS)
+def test_a_request_nested_deep_in_any_key_is_a_bad_line(key):
+    """A value nested 500-1023 deep inside a known key (which orjson reads) was an internal error:
+    the message walked the value and hit the recursion limit. Now a bad line, its value echoed
+    summarised; deeper ones are refused by the reader."""
+    lines = []
+    for depth in DEEP:
+        for open_, close in ((b"[", b"]"), (b'{"a":', b"}")):
+            inner = open_ * depth + (b"1" if open_ != b"[" else b"") + close * depth
+            lines.append(b'{"hex": "\xe4\xb9\xbe", "' + key.encode() + b'": ' + inner + b"}\n" if key != "hex" else b'{"hex": ' + inner + b"}\n")
+    summary, results = run_bytes(b"".join(lines))
+    assert summary.defects == 0 and summary.errors == len(lines) == len(results)
+    for n, r in enumerate(results, 1):
+        assert r["line"] == n
+        assert "nested too deeply" in r["error"]["message"] or f"{key} must be" in r["error"]["message"]
+        assert len(json.dumps(r)) < 1000  # the value echoed is a summary
+
+
+def _depth(v) -> int:
+    return 1 + max(map(_depth, v.values() if isinstance(v, dict) else v), default=0) if isinstance(v, (list, dict)) else 0
+
+
+def test_values_echoed_in_errors_are_bounded():
+    from yimao.errors import BRIEF_DEPTH, BRIEF_ITEMS, BRIEF_TEXT
+
+    requests = [
+        {"hex": ["x" * 10_000] * 10_000},
+        {"hex": "乾", "moving": [[[[[[[1]]]]]]]},
+        {"hex": "乾", "moving": list(range(100_000))},
+        {"hex": {str(i): i for i in range(10_000)}},
+        {"hex": "x" * 500_000},
+        {"hex": "乾", "bogus" * 100_000: 1},
+    ]
+    summary, results = run_bytes(lines_of(requests))
+    assert summary.errors == len(requests) and summary.defects == 0
+    for r in results:
+        value = r["error"]["value"]
+        assert _depth(value) <= BRIEF_DEPTH and len(json.dumps(value, ensure_ascii=False)) < BRIEF_ITEMS**2 * BRIEF_TEXT
+        assert len(r["error"]["message"]) < 300
+    assert results[2]["error"]["value"][-1] == "… (100,000 items)"
+    assert results[4]["error"]["value"] == "x" * BRIEF_TEXT + "…"
+
+
+HUGE = "1" * 4301  # one digit over Python's int-conversion limit
+
+
+@pytest.mark.parametrize("key", ["month", "year", "hour", "day", "moving", "use", "hex", "topic", "earth"])
+def test_a_huge_number_in_any_field_is_a_bad_line(key):
+    """As a string, and as a JSON number (orjson refuses over 64 bits; json converted up to
+    4,300 digits and raised ValueError over): a bad line, said plainly, never a defect."""
+    requests = [{"hex": "乾", key: HUGE}, {"hex": "乾", key: "９" * 5000}, {"hex": "乾", key: "1" * 30}]
+    data = lines_of(requests)
+    for digits in (30, 60, 4300, 5000):
+        data += b'{"hex": "\xe4\xb9\xbe", "' + key.encode() + b'": ' + b"1" * digits + b"}\n"
+    data += b'{"hex": "\xe4\xb9\xbe", "day_start": ' + b"2" * 5000 + b"}\n"
+    summary, results = run_bytes(data)
+    assert summary.defects == 0 and summary.errors == 8 and [r["line"] for r in results] == list(range(1, 9))
+    for r in results:
+        assert "Exceeds the limit" not in r["error"]["message"] and len(r["error"]["message"]) < 400
+    assert results[-1]["error"]["message"].startswith("a number of 5,000 digits")
+
+
+def test_a_month_as_a_json_number_still_reads():
+    summary, results = run_bytes(
+        b'{"hex": "\xe4\xb9\xbe", "month": 3}\n{"hex": "\xe4\xb9\xbe", "month": "3"}\n{"hex": "\xe4\xb9\xbe", "month": 3.5}\n'
+    )
+    assert summary.ok == 2 and results[0] == results[1] and results[0]["pillars"]["month"] == "辰"  # 3 = 辰月 (1 = 寅)
+    assert "month must be a string or a whole number" in results[2]["error"]["message"]
+
+
+@pytest.mark.parametrize("key", ["moving", "date", "tz", "year", "month", "day", "hour", "use", "topic", "earth", "hex"])
+def test_an_empty_value_is_bad_and_null_is_not_given(key):
+    """An empty string was given, and is wrong, in every field (month "" gave a chart with every
+    pillar null); null leaves the field out, as a missing key does."""
+    base = {"hex": "乾", "date": "2026-12-02T10:00"} if key in ("date", "tz") else {"hex": "乾", "month": "3", "day": "戊寅"}
+    empty = {**base, key: ""}
+    blank = {**base, key: " \t"}
+    summary, results = run_bytes(lines_of([empty, blank]))
+    assert summary.errors == 2 and summary.defects == 0, results
+    for r in results:
+        message = r["error"]["message"]
+        assert "empty" in message or "''" in message or "' \\t'" in message, message
+        assert "either --date or pillars" not in message
+    if key != "hex":
+        absent = {k: v for k, v in empty.items() if k != key}
+        got = run_bytes(lines_of([{**empty, key: None}]))[1]
+        assert got == run_bytes(lines_of([absent]))[1] and "schema_version" in got[0]
+
+
+def test_a_long_unknown_name_is_answered_without_comparing_it(monkeypatch):
+    """A 900 KB hexagram name took 26 s in difflib: a text longer than a name is compared with none."""
+    import difflib
+
+    monkeypatch.setattr(difflib, "get_close_matches", lambda word, *a, **k: pytest.fail(f"difflib on {len(word)} characters"))
+    names = {"hex": "a" * 900_000}, {"hex": "乾", "topic": "婚" * 100_000}, {"hex": "乾", "date": "2026-12-02T10:00", "tz": "Asia/" + "x" * 100_000}
+    summary, results = run_bytes(lines_of(names))
+    assert summary.errors == 3 and summary.defects == 0
+    for r in results[:2]:
+        assert "is too long to be a name (at most 64 characters)" in r["error"]["message"] and len(r["error"]["message"]) < 800
