@@ -163,33 +163,26 @@ def test_the_same_instant_in_any_zone_has_the_same_month_and_year():
 
 
 def test_offset_in_the_date_wins_over_tz():
-    moment, label, source = parse_moment("2026-12-02T10:00+08:00", tz="America/New_York")
+    moment, label, source, notes = parse_moment("2026-12-02T10:00+08:00", tz="America/New_York")
     assert moment.utcoffset() == timedelta(hours=8) and source == "offset" and label == "+08:00"
 
 
 def test_tz_applies_when_the_date_has_no_offset():
-    moment, label, source = parse_moment("2026-12-02T10:00", tz="Asia/Shanghai")
+    moment, label, source, _ = parse_moment("2026-12-02T10:00", tz="Asia/Shanghai")
     assert moment.utcoffset() == timedelta(hours=8) and source == "--tz" and label == "Asia/Shanghai"
-    moment, label, source = parse_moment("2026-12-02T10:00", tz="-05:30")
+    moment, label, source, _ = parse_moment("2026-12-02T10:00", tz="-05:30")
     assert moment.utcoffset() == -timedelta(hours=5, minutes=30) and label == "-05:30"
 
 
 def test_system_zone_when_nothing_is_given(monkeypatch):
     monkeypatch.setenv("TZ", "Asia/Tokyo")
-    import time
-
-    time.tzset()
-    try:
-        moment, label, source = parse_moment("2026-07-01T12:00")
-        assert source == "system" and moment.utcoffset() == timedelta(hours=9)
-    finally:
-        monkeypatch.delenv("TZ")
-        time.tzset()
+    moment, label, source, notes = parse_moment("2026-07-01T12:00")
+    assert source == "system" and moment.utcoffset() == timedelta(hours=9) and label == "Asia/Tokyo" and notes == ()
 
 
 def test_iana_zone_handles_daylight_saving():
-    summer, _, _ = parse_moment("2026-07-01T12:00", tz="America/New_York")
-    winter, _, _ = parse_moment("2026-01-15T12:00", tz="America/New_York")
+    summer = parse_moment("2026-07-01T12:00", tz="America/New_York").moment
+    winter = parse_moment("2026-01-15T12:00", tz="America/New_York").moment
     assert summer.utcoffset() == timedelta(hours=-4) and winter.utcoffset() == timedelta(hours=-5)
 
 
@@ -204,41 +197,6 @@ def test_unknown_zone_suggests_close_names():
     with pytest.raises(NotationError) as e:
         parse_tz("Asia/Shangai")
     assert "Asia/Shanghai" in e.value.candidates
-
-
-def _either_parser(text: str):
-    """What the standard library, or failing it dateutil, reads `text` as (None: neither)."""
-    from dateutil.parser import isoparse
-
-    for parse in (datetime.fromisoformat, isoparse):
-        try:
-            return parse(text)
-        except (ValueError, OverflowError):
-            pass
-    return None
-
-
-ISO_PIECES = st.sampled_from(["2026", "-", "12", "02", "336", "T", " ", "24", "10", ":", "00", "+08:00", "Z", "W49", "3", ",5", "1"])
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(ISO_PIECES, max_size=8).map("".join))
-def test_dateutil_is_asked_only_where_it_can_help(text):
-    """parse_moment asks dateutil only where it may read what fromisoformat does not: any
-    text reads as the better of the two parsers reads it, or is refused as neither reads it."""
-    expected = _either_parser(text.strip())  # parse_moment strips its text
-    if expected is None or not (2 <= expected.year <= 9998):
-        with pytest.raises(NotationError):
-            parse_moment(text, tz="+08:00")
-        return
-    if expected.tzinfo is None:
-        expected = expected.replace(tzinfo=timezone(timedelta(hours=8)))
-    assert parse_moment(text, tz="+08:00")[0] == expected
-
-
-@pytest.mark.parametrize("text", ["2026", "2026-12", "2026-336T10:00+08:00", "2026336T1000", "2026-12-02T24:00", "20261202T2400"])
-def test_forms_only_dateutil_reads(text):
-    assert parse_moment(text, tz="+08:00")[0] == _either_parser(text).replace(tzinfo=None).replace(tzinfo=timezone(timedelta(hours=8)))
 
 
 @pytest.mark.parametrize("text", ["２０２６-１２-０２T１０:００+０８:００", "２０２６－１２－０２ １０：００＋０８：００"])
@@ -265,9 +223,9 @@ def test_naive_datetime_is_refused_with_the_fix():
 
 def test_out_of_range_years():
     with pytest.raises(UnsupportedDateError):
-        pillars_at(datetime(1, 1, 1, tzinfo=UTC))
+        pillars_at(datetime(1, 12, 31, 23, tzinfo=UTC))
     with pytest.raises(UnsupportedDateError):
-        pillars_at(datetime(9999, 12, 31, tzinfo=UTC))
+        pillars_at(datetime(9999, 1, 1, tzinfo=UTC))
     assert str(pillars_at(datetime(3000, 6, 1, tzinfo=UTC)).year)  # far but supported
 
 
@@ -362,15 +320,3 @@ def test_lunar_dates_before_the_gregorian_reform():
             ld.get_lunar_month().is_leap(),
             ld.get_day(),
         ), d
-
-
-def test_a_malformed_date_is_refused_without_importing_dateutil():
-    """dateutil costs ~25 ms to import, once per process: a batch with one bad date paid it."""
-    code = (
-        "import sys\nfrom yimao.pillars import parse_moment\nfor t in ('2026-02-30', 'yesterday', '2026-13-40T10:00', ''):\n"
-        "    try:\n        parse_moment(t, tz='+08:00')\n    except Exception:\n        pass\nprint('dateutil' in sys.modules)"
-    )
-    import subprocess
-
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.stdout.strip() == "False", out.stderr

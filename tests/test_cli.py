@@ -238,7 +238,7 @@ def test_regressions_found_by_the_fuzzer():
     # '¹' is str.isdigit() but not a line number: a clear error, not an internal one
     r = run("cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--use", "¹")
     assert r.returncode == 2 and r.stdout == b"" and "用神" in r.stderr.decode()
-    # a date without an offset takes the local zone (dateutil's tzlocal, which is unhashable)
+    # a date without an offset takes the system zone (here TZ=Asia/Shanghai)
     doc = jrun("cast", "--hex", "离之乾", "--date", "2026-12-02 10:00")
     assert doc["jie"]["current"]["name"] == "立冬"
 

@@ -22,7 +22,7 @@ from yimao.errors import NotationError
 from yimao.launch import EXIT_INTERNAL, exit_code, read_cast, run_batch
 from yimao.launch import err as _err
 from yimao.launch import stdout as _stdout
-from yimao.launch import warn_near_jie as _warn_near_jie
+from yimao.launch import warn_moment as _warn_moment
 from yimao.launch import write_json as _write_json
 
 app = typer.Typer(
@@ -216,7 +216,7 @@ def pillars(
         from yimao.pipeline import resolve_pillars
 
         p = resolve_pillars(date, tz, day_start, None, None, None, None)
-        _warn_near_jie(p)
+        _warn_moment(p)
         if json:
             from yimao.serialize import SCHEMA_VERSION, calendar_to_dict
 
@@ -276,6 +276,7 @@ def _basis_strings(date, tz, day_start, year, month, day, hour):
     if day is not None and day.strip().rstrip("日") in {s.value for s in STEMS}:
         day_stem, day = day.strip().rstrip("日"), None
     p = resolve_pillars(date, tz, day_start, year, month, day, hour, default_now=False)
+    _warn_moment(p)
     m, d, y, h = basis_values(p.month_branch, p.day, p.year, p.hour)
     return p, m, (d or day_stem), y, h
 
@@ -398,6 +399,7 @@ def stars(
         from yimao.stars.place import star_meta
 
         p = resolve_pillars(date, tz, day_start, year, month, day, hour)
+        _warn_moment(p)
         m, d, y, h = basis_values(p.month_branch, p.day, p.year, p.hour)
         rows = []
         for s in catalogue().stars:

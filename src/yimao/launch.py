@@ -94,9 +94,15 @@ def write_json(doc: dict, traditional: bool = False) -> None:
     sys.stdout.flush()
 
 
-def warn_near_jie(p: Any) -> None:
+def warn_moment(p: Any) -> None:
+    """The warnings of a moment's reading on stderr: how its wall time or zone was read, and a 节
+    within minutes."""
     ctx = p.context
-    if ctx is not None and ctx.near_jie is not None:
+    if ctx is None:
+        return
+    for note in ctx.notes:
+        err(f"warning: {note}")
+    if ctx.near_jie is not None:
         j, seconds = ctx.near_jie
         err(f"warning: {seconds:+.0f} s from {j.name} ({j.instant:%Y-%m-%d %H:%M:%S} UTC): the month pillar depends on seconds")
 
@@ -122,7 +128,7 @@ def read_cast(
     if hex is None:
         raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
     reading = pipeline.read(pipeline.CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth))
-    warn_near_jie(reading.chart.pillars)
+    warn_moment(reading.chart.pillars)
     return reading
 
 

@@ -130,12 +130,12 @@ def resolve_pillars(
         check_unused(tz, day_start)
         return pillars_given(year, month, day, hour)
     if date is not None:
-        moment, label, source = parse_moment(date, tz)
+        moment, label, source, notes = parse_moment(date, tz)
     elif default_now:
-        moment, label, source = now(tz)
+        moment, label, source, notes = now(tz)
     else:
         return FourPillars()
-    return pillars_at(moment, day_start, tz_name=label, tz_source=source)
+    return pillars_at(moment, day_start, tz_name=label, tz_source=source, notes=notes)
 
 
 def read(req: CastRequest) -> Reading:

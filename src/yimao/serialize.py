@@ -157,7 +157,7 @@ def context_to_dict(ctx: DateContext | None) -> dict[str, Any]:
 
 
 def _context(ctx: DateContext) -> tuple[Any, Any, Any, Any]:
-    moment, day_start, tz_name, tz_source, jie, next_jie = ctx
+    moment, day_start, tz_name, tz_source, jie, next_jie, _ = ctx  # the notes are for stderr
     local, utc = _moment_texts(moment)
     near = ctx.near_jie
     lunar = ctx.lunar
@@ -802,7 +802,7 @@ def _calendar_pieces(p: FourPillars, parts: list[bytes]) -> None:
     if ctx is None:
         parts += (y, m, d, h, xunkong, yuepo, _NO_CONTEXT)
         return
-    moment, day_start, tz_name, tz_source, jie, next_jie = ctx
+    moment, day_start, tz_name, tz_source, jie, next_jie, _ = ctx  # the notes are for stderr
     key = jie, next_jie, moment.tzinfo
     try:
         no_near, then_near, o1, o2 = _JIES_J.get(key) or _fill(_JIES_J, _jies_json, key)

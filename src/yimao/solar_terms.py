@@ -33,8 +33,11 @@ JIE_MONTH: dict[str, Branch] = {
 }
 JIE_NAMES = tuple(JIE_MONTH)
 
-# Years whose 节 this module computes. tyme4py's solar years run 1-9999; a moment in
-# January needs the previous year's 大雪, and the next 节 of December needs the next year.
+# Years whose 节 this module computes: tyme4py's solar years.
+JIE_MIN_YEAR = 1
+JIE_MAX_YEAR = 9999
+# Years of the moments yimao reads, by their local date: a moment's UTC date is up to a day
+# away, and a moment in January needs the previous year's 大雪, one in December the next year's 小寒.
 MIN_YEAR = 2
 MAX_YEAR = 9998
 
@@ -54,7 +57,9 @@ class Jie(NamedTuple):
 
 @lru_cache(maxsize=512)
 def jies(year: int) -> tuple[Jie, ...]:
-    """The twelve 节 whose instants fall in Gregorian `year`, in time order (小寒 … 大雪)."""
+    """The twelve 节 of tyme4py's solar year `year`, in time order (小寒 … 大雪): those that fall
+    in Gregorian `year`, but that from 8873 on 小寒 may fall on 31 December of the year before (the
+    Gregorian year is some 27 s longer than the tropical year)."""
     check_year(year)
     seconds = precomputed_entry("jie", year)
     if seconds is not None:
@@ -135,8 +140,8 @@ def _jies_tyme(year: int) -> tuple[Jie, ...]:
 
 
 def check_year(year: int) -> None:
-    if not MIN_YEAR <= year <= MAX_YEAR:
-        raise UnsupportedDateError(f"year {year} is outside the supported range {MIN_YEAR}-{MAX_YEAR}", year, (str(MIN_YEAR), str(MAX_YEAR)))
+    if not JIE_MIN_YEAR <= year <= JIE_MAX_YEAR:
+        raise UnsupportedDateError(f"the 节 of year {year} are outside the calendar's range {JIE_MIN_YEAR}-{JIE_MAX_YEAR}", year)
 
 
 @lru_cache(maxsize=512)
@@ -145,9 +150,14 @@ def _instants(year: int) -> tuple[datetime, ...]:
 
 
 def jie_position(utc: datetime) -> tuple[int, int]:
-    """Where an aware moment falls among the 节: (its UTC year, how many of that year's 节 have
-    begun), from 0 (before 小寒) to 12 (after 大雪). The moment must already be in UTC."""
-    return utc.year, bisect_right(_instants(utc.year), utc)
+    """Where an aware moment falls among the 节: (a year, how many of its 节 have begun), from 0
+    (before 小寒) to 12 (after 大雪). The year is the moment's UTC year, or the next one when the
+    next year's 小寒 has begun (31 December, from 8873 on). The moment must already be in UTC."""
+    year = utc.year
+    i = bisect_right(_instants(year), utc)
+    if i == 12 and year < JIE_MAX_YEAR and utc >= _instants(year + 1)[0]:
+        return year + 1, bisect_right(_instants(year + 1), utc)
+    return year, i
 
 
 def jies_around(year: int, i: int) -> tuple[Jie, Jie]:
