@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -270,3 +271,206 @@ def test_an_output_that_cannot_be_written_is_said_plainly(args):
         ["sh", "-c", 'exec "$0" -m yimao "$@" >&-', sys.executable, *args], input=request, capture_output=True, env=ENV, timeout=60
     )
     assert closed.returncode == 1 and b"standard output is closed" in closed.stderr and b"Traceback" not in closed.stderr
+
+
+# --- closed, full and broken streams -------------------------------------------------------------
+# Run as a shell starts yimao: stdout block-buffered (PYTHONUNBUFFERED unset), a redirection applied
+# by `sh` just before exec, as in `yimao … >&-`.
+
+STREAM_ENV = {k: v for k, v in ENV.items() if k != "PYTHONUNBUFFERED"}
+REQUESTS = '{"hex": "离之乾", "date": "2026-12-02T10:00+08:00"}\n{"hex": "xyz"}\n{"hex": "大畜之离", "month": "卯", "day": "戊寅"}\n'.encode()
+
+
+def shell_run(args, redirect: str = "", *, stdin: bytes | None = None, stdout=subprocess.PIPE, env=None) -> subprocess.CompletedProcess:
+    """`yimao ARGS REDIRECT` (e.g. `>&-`, `>/dev/full`, `2>&-`, `<&-`) from a shell."""
+    return subprocess.run(
+        ["sh", "-c", f'exec "$0" -m yimao "$@" {redirect}', sys.executable, *args],
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        env=env or STREAM_ENV,
+        timeout=120,
+    )
+
+
+def broken_pipe_run(args, *, stdin: bytes | None = None, env=None) -> subprocess.CompletedProcess:
+    """`yimao ARGS` writing into a pipe whose reader has already gone."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return shell_run(args, stdin=stdin, stdout=w, env=env)
+    finally:
+        os.close(w)
+
+
+# Every command, as a table, as JSON and as help: each writes something on success.
+WRITERS = [
+    ("cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00"),
+    ("cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--json"),
+    ("cast", "--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--explain"),
+    ("pillars", "--date", "2026-12-02T10:00+08:00"),
+    ("pillars", "--date", "2026-12-02T10:00+08:00", "--json"),
+    ("hex", "离之乾"),
+    ("hex", "乾", "--json"),
+    ("star", "天医"),
+    ("star", "天医", "--month", "3", "--json"),
+    ("star", "--list"),
+    ("stars", "--month", "卯", "--day", "戊寅"),
+    ("text", "天医"),
+    ("text", "--json"),
+    ("examples",),
+    ("schema",),
+    ("completion", "bash"),
+    ("batch", "-"),
+    ("--help",),
+    ("cast", "--help"),
+    ("batch", "--help"),
+]
+
+
+def _ids(forms):
+    return [" ".join(f) for f in forms]
+
+
+@pytest.mark.parametrize("args", WRITERS, ids=_ids(WRITERS))
+def test_a_closed_stdout_is_an_output_that_cannot_be_written(args):
+    """`yimao … >&-`: exit 1 and the plain message, for the tables and help as for the JSON (Rich
+    and click dropped their output silently and exited 0; the completion script was "internal
+    error (AttributeError …)")."""
+    r = shell_run(args, ">&-", stdin=REQUESTS)
+    err = r.stderr.decode()
+    assert r.returncode == 1, (r.returncode, err)
+    assert "yimao: error: cannot write the output: standard output is closed" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", WRITERS, ids=_ids(WRITERS))
+def test_a_full_disk_is_an_output_that_cannot_be_written(args):
+    """`yimao … >/dev/full`: exit 1 and the plain message (help gave a traceback)."""
+    r = shell_run(args, ">/dev/full", stdin=REQUESTS)
+    err = r.stderr.decode()
+    assert r.returncode == 1, (r.returncode, err)
+    assert "yimao: error: cannot write the output: No space left on device" in err and "Traceback" not in err
+    assert "Exception ignored" not in err  # nothing left for Python's own flush at exit
+
+
+@pytest.mark.parametrize("args", WRITERS, ids=_ids(WRITERS))
+def test_a_reader_gone_away_ends_every_command_with_141_quietly(args):
+    """Tables and help exited 1 (Rich and Typer end a broken pipe so): now 141, nothing said."""
+    r = broken_pipe_run(args, stdin=REQUESTS)
+    assert r.returncode == 141 and r.stderr == b"", (r.returncode, r.stderr.decode())
+
+
+def test_a_reader_that_stops_after_the_first_byte():
+    """`yimao examples --explain | head -1`: the reader goes mid-way through a table larger than
+    the pipe holds."""
+    p = subprocess.Popen(
+        [sys.executable, "-m", "yimao", "examples", "--explain"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**STREAM_ENV, "COLUMNS": "250"}
+    )
+    assert os.read(p.stdout.fileno(), 1)
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=120) == 141 and err == b"", err.decode()
+
+
+@pytest.mark.parametrize("redirect", [">&-", ">/dev/full"])
+def test_bad_input_stays_bad_input_whatever_the_output(redirect):
+    """Nothing to write: the exit code says what was wrong with the input."""
+    r = shell_run(("cast", "--hex", "xyz"), redirect)
+    assert r.returncode == 2 and b"unknown hexagram" in r.stderr and b"cannot write" not in r.stderr
+    r = broken_pipe_run(("pillars", "--date", "2026-13-01"))
+    assert r.returncode == 2 and b"2026-13-01" in r.stderr
+
+
+def test_nothing_to_write_is_no_failure_to_write(tmp_path):
+    """A closed stdout fails the first write, not the run: an empty batch writes nothing and succeeds."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"\n\n")
+    r = shell_run(("batch", str(empty)), ">&-")
+    assert r.returncode == 0 and b"0 ok, 0 errors, 2 blank skipped" in r.stderr
+
+
+def test_a_closed_stdin_is_bad_input_for_batch_and_nothing_for_a_file(tmp_path):
+    r = shell_run(("batch", "-"), "<&-")
+    assert r.returncode == 2 and r.stdout == b"" and r.stderr == b"yimao: error: standard input is closed: give the requests on it, or name a FILE\n"
+    r = shell_run(("batch",), "<&-")
+    assert r.returncode == 2 and b"standard input is closed" in r.stderr
+    r = shell_run(("batch", "-"), "0>/dev/null")  # open, but only for writing
+    assert r.returncode == 2 and b"standard input is open only for writing" in r.stderr
+    path = tmp_path / "requests.jsonl"
+    path.write_bytes(REQUESTS)
+    normal = shell_run(("batch", str(path)))
+    closed = shell_run(("batch", str(path)), "<&-")  # the file must not be taken for stdin
+    assert normal.returncode == closed.returncode == 2 and closed.stdout == normal.stdout and len(closed.stdout.splitlines()) == 3
+    assert closed.stderr.startswith(b"yimao: batch: 2 ok, 1 error")
+    for args in (("cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00"), ("hex", "乾", "--json"), ("--help",)):
+        assert shell_run(args, "<&-").stdout == shell_run(args).stdout
+
+
+NEAR_JIE = ("cast", "--hex", "乾", "--date", "2024-02-04T16:30+08:00")  # seconds from 立春: a warning on stderr
+
+
+@pytest.mark.parametrize("redirect", ["2>&-", "2>/dev/full"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        NEAR_JIE + ("--json",),
+        NEAR_JIE,
+        ("pillars", "--date", "2024-02-04T16:30+08:00", "--json"),
+        ("batch", "-"),
+        ("cast", "--hex", "xyz"),
+        ("cast", "--bogus"),
+    ],
+    ids=["cast-json-warning", "cast-table-warning", "pillars-json-warning", "batch", "bad-hex", "bad-option"],
+)
+def test_an_unwritable_stderr_loses_the_message_and_nothing_else(args, redirect):
+    """The data on stdout is the product, and the exit code says what the data says (a batch wrote
+    no line, the JSON with a warning wrote nothing and exited 1)."""
+    normal = shell_run(args, stdin=REQUESTS)
+    r = shell_run(args, redirect, stdin=REQUESTS)
+    assert (r.returncode, r.stdout) == (normal.returncode, normal.stdout) and r.stderr == b""
+    assert normal.returncode == 2 or normal.stdout
+
+
+# --- the environment and repeated options ---------------------------------------------------------
+
+
+STRAY_COMPLETE = ["", "x", "1", "bash", "complete", "bash_complete", "complete_", "complete_tcsh", "source"]
+
+
+def test_a_stray_completion_variable_is_ignored():
+    """`_YIMAO_COMPLETE` that names no completion instruction hijacked every command ("Invalid
+    completion instruction.", exit 1): only Typer's `{complete,source}_{shell}` switch to completion."""
+    forms = [
+        ("pillars", "--date", "2026-12-02T10:00+08:00", "--json"),
+        ("cast", "--hex", "乾", "--month", "3", "--json"),
+        ("hex", "乾"),
+        ("batch", "-"),
+    ]
+    normal = {args: shell_run(args, stdin=REQUESTS) for args in forms}
+    for i, value in enumerate(STRAY_COMPLETE):
+        args = forms[i % len(forms)]
+        r = shell_run(args, stdin=REQUESTS, env={**STREAM_ENV, "_YIMAO_COMPLETE": value})
+        n = normal[args]
+        assert (r.returncode, r.stdout, _timeless(r.stderr)) == (n.returncode, n.stdout, _timeless(n.stderr)), (value, r.stderr)
+
+
+def _timeless(err: bytes) -> bytes:
+    """stderr without the charts per second of a batch summary."""
+    return re.sub(rb"[\d,.]+ charts/s", b"", err)
+
+
+def test_the_completion_instructions_are_typers():
+    """launch keeps `_YIMAO_COMPLETE` only for these values; each is one Typer acts on, and every
+    shell Typer registers is among them."""
+    from typer._click.shell_completion import _available_shells
+    from typer.completion import completion_init
+
+    from yimao.launch import COMPLETION_INSTRUCTIONS
+
+    completion_init()
+    assert COMPLETION_INSTRUCTIONS == {f"{i}_{s}" for i in ("complete", "source") for s in _available_shells}
+    env = {**STREAM_ENV, "_YIMAO_COMPLETE": "complete_bash", "COMP_WORDS": "yimao pil", "COMP_CWORD": "1"}
+    r = shell_run((), env=env)
+    assert r.returncode == 0 and r.stdout.split() == [b"pillars"]

@@ -119,3 +119,19 @@ def test_the_installed_command_takes_the_plain_path():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=ENV, timeout=60)
     assert r.returncode == 0 and r.stdout.startswith(b'{\n  "schema_version": 1'), r.stderr
     assert r.stderr == b""
+
+
+@pytest.mark.parametrize("digits", ["9" * 4301, "0" * 4999 + "23", "1" * 100_000])
+def test_a_day_start_of_any_length_is_bad_input(digits):
+    """`cast … --json --day-start 999…` (4,301 digits and more) converted with int() outside any
+    try: a traceback. Beyond the interpreter's digits the plain path hands the arguments to the
+    parser, which says the value is wrong; the tables say the same; a batch line is no concern of
+    the command line."""
+    base = ["cast", "--hex", "乾", "--month", "3"]
+    for args in ([*base, "--json", "--day-start", digits], [*base, "--json", f"--day-start={digits}"], [*base, "--day-start", digits]):
+        if "--json" in args:
+            assert _plain_cast(args) is None
+        r = subprocess.run([sys.executable, "-m", "yimao", *args], capture_output=True, env=ENV, timeout=60)
+        assert r.returncode == 2 and r.stdout == b"", r.stderr[-300:]
+        assert b"Invalid value for '--day-start'" in r.stderr and b"Traceback" not in r.stderr
+    assert _plain_cast([*base, "--json", "--day-start", "0" * 20 + "23"])["day_start"] == 23  # long, but a number Python reads

@@ -2,7 +2,9 @@
 core values, and hands the result to `serialize` (JSON) or `render` (Rich).
 
 Exit codes (`launch`): 0 success; 2 bad input (message on stderr, nothing on stdout); 1 yimao's
-own failure. `yimao batch FILE` alone starts in `launch`, without Typer.
+own failure or an output that cannot be written; 141 the reader went away. `launch.main` runs
+this app and maps every end of a run; `yimao batch FILE` and a plain `cast … --json` start
+there, without Typer.
 """
 
 # No `from __future__ import annotations` here: Typer reads the options from the annotations, and
@@ -20,10 +22,10 @@ import typer.main
 
 from yimao.errors import NotationError
 from yimao.launch import EXIT_INTERNAL, exit_code, read_cast, run_batch
-from yimao.launch import err as _err
 from yimao.launch import stdout as _stdout
 from yimao.launch import warn_moment as _warn_moment
 from yimao.launch import write_json as _write_json
+from yimao.launch import write_text as _write_text
 
 app = typer.Typer(
     name="yimao",
@@ -546,7 +548,7 @@ def completion(
     Example: yimao completion bash > ~/.local/share/bash-completion/completions/yimao
     """
     with _guard():
-        sys.stdout.write(completion_script(shell.strip().lower()))
+        _write_text(completion_script(shell.strip().lower()))
 
 
 def click_command(args: Sequence[str]) -> typer.core.TyperGroup:
@@ -569,16 +571,14 @@ def main() -> None:
     # it spares each garbage collection of a run, and the one at exit, from walking it again
     # (about a tenth of a command's start-up work). Garbage made from here on is still collected.
     gc.freeze()
-    if "_YIMAO_COMPLETE" in os.environ:
+    if "_YIMAO_COMPLETE" in os.environ:  # (launch.main keeps it only when it names a completion instruction)
         from typer.completion import completion_init
 
         completion_init()  # Typer's shell classes, PowerShell included
-    try:
-        click_command(sys.argv[1:])(prog_name="yimao")
-    except KeyboardInterrupt:
-        _err("interrupted")
-        sys.exit(130)
+    click_command(sys.argv[1:])(prog_name="yimao")
 
 
 if __name__ == "__main__":
-    main()
+    from yimao.launch import main as launch_main
+
+    launch_main()

@@ -10,13 +10,19 @@ here and hands everything else (--help, the tables, misspellings, shell completi
 whose commands call the same `run_batch` and `read_cast`.
 
 Exit codes: 0 success; 2 bad input (message on stderr, nothing on stdout); 1 yimao's own
-failure or an output that cannot be written; 130 interrupted; 141 the reader went away.
+failure or an output that cannot be written; 130 interrupted; 141 the reader went away. `run`
+sets them for every form in one place: `main` first settles the standard streams (a closed one
+is held on the null device; a closed stdout fails each write), then `run` runs the command,
+maps whatever ends it (Typer's, click's and Rich's own exits too: each ends a broken pipe with
+exit 1) and flushes stdout last, so that a write that fails anywhere is said as such. Messages
+on stderr are best effort (`err`, `best_effort_stderr`): the data on stdout is the product.
 """
 
 from __future__ import annotations
 
 import errno
 import gc
+import io
 import os
 import stat
 import sys
@@ -26,14 +32,23 @@ from yimao.errors import NotationError, YimaoError
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer that the signal ended
 
 # The output's own failures (a full disk, a closed standard output): said as such, exit 1.
 _OUTPUT_ERRNOS = frozenset((errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF))
 
 
 def err(message: str) -> None:
-    sys.stderr.write(f"yimao: {message}\n")
-    sys.stderr.flush()
+    """A message on stderr, best effort: a closed, full or broken stderr loses the message and
+    nothing else (the data on stdout is the product)."""
+    try:
+        sys.stderr.write(f"yimao: {message}\n")
+        sys.stderr.flush()
+    except AttributeError:  # closed from the start (None)
+        pass
+    except (OSError, ValueError):
+        sys.stderr = None  # type: ignore[assignment]  # no more tries, and none at exit: its flush would fail again (exit 120)
 
 
 def stdout() -> BinaryIO:
@@ -41,6 +56,111 @@ def stdout() -> BinaryIO:
     if sys.stdout is None:
         raise OSError(errno.EBADF, "standard output is closed")
     return sys.stdout.buffer
+
+
+def write_text(text: str) -> None:
+    """Text on stdout as UTF-8, flushed (so that a failure to write is raised here)."""
+    stdout().write(text.encode("utf-8"))
+    sys.stdout.flush()
+
+
+# --- the standard streams ----------------------------------------------------------------------
+
+
+def settle_streams() -> None:
+    """Standard streams a run can rely on, whatever it was started with.
+
+    A descriptor 0-2 that is closed is held open on the null device, so that no file yimao opens
+    takes its number (a batch FILE opened as descriptor 0 was taken for stdin). A closed stdout
+    then fails every write as a closed descriptor does (`_closed_stdout`), so that each writer
+    (Rich, click's help, the JSON) raises where it writes, and a run with nothing to write
+    succeeds: left as None, Rich and click drop their output silently, and the run exits 0. A
+    closed stderr writes to the null device. A closed stdin stays None (`yimao batch -` says so).
+    Only three attribute checks when all three are open: no system call, nothing built."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):  # in order: the null device then opens as fd
+        if getattr(sys, name) is None:
+            _hold(fd)
+    if sys.stdout is None:
+        sys.stdout = _closed_stdout()
+    if sys.stderr is None:  # the null device now: messages are lost (left None, click wrote its usage errors on stdout)
+        try:
+            sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+        except OSError:
+            pass
+
+
+def _closed_stdout() -> Any:
+    class ClosedOutput(io.RawIOBase):
+        def writable(self) -> bool:
+            return True
+
+        def write(self, b: Any) -> int:
+            raise OSError(errno.EBADF, "standard output is closed")
+
+    return io.TextIOWrapper(io.BufferedWriter(ClosedOutput()), encoding="utf-8")
+
+
+def best_effort_stderr() -> None:
+    """Standard error whose writes never fail: a message that cannot be written (a closed, full or
+    broken stderr) is lost, and the run goes on to write its data and exit as the data says.
+    `err` is best effort on its own; this is for what the libraries write there (click's usage
+    errors, Rich's progress bar). Built only for the runs that use them (the Typer app, the bar):
+    a plain `cast … --json` or `batch` need not pay for defining an io class at each start."""
+    old = sys.stderr
+    if old is None or getattr(getattr(old, "buffer", None), "best_effort", False):
+        return
+
+    class Messages(io.FileIO):
+        best_effort = True
+        lost = False
+
+        def write(self, b: Any) -> int:
+            view = memoryview(b).cast("B")
+            size = len(view)
+            try:
+                while view and not self.lost:
+                    done = super().write(view)
+                    self.lost = not done  # None: it would block; either way, not again
+                    view = view[done or 0 :]
+            except OSError:
+                self.lost = True  # not again: each try could fail the same way
+            return size
+
+    try:
+        raw = Messages(old.fileno(), "w", closefd=False)
+    except (AttributeError, OSError, ValueError):  # no descriptor (an embedding's stream): as it is
+        return
+    sys.stderr = io.TextIOWrapper(
+        raw, encoding=old.encoding or "utf-8", errors=old.errors or "backslashreplace", line_buffering=True, write_through=True
+    )
+
+
+def _hold(fd: int) -> None:
+    try:
+        os.fstat(fd)
+        return  # open after all
+    except OSError:
+        pass
+    try:
+        null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+    except OSError:
+        return
+    if null != fd:
+        os.dup2(null, fd)
+        os.close(null)
+
+
+def _drop_stdout() -> None:
+    """After stdout failed: what it still buffers goes to the null device, so that Python's own
+    flush at exit does not fail again (it would print an "Exception ignored" and exit 120)."""
+    try:
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (AttributeError, OSError, ValueError):
+        sys.stdout = None  # type: ignore[assignment]
+        return
+    os.dup2(null, fd)
+    os.close(null)
 
 
 def exit_code(e: BaseException) -> int:
@@ -52,14 +172,14 @@ def exit_code(e: BaseException) -> int:
         return EXIT_USAGE
     if isinstance(e, KeyboardInterrupt):
         err("interrupted")
-        return 130
-    if isinstance(e, BrokenPipeError):  # the reader went away (yimao … | head): stop quietly, as Unix tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+        return EXIT_INTERRUPTED
+    if isinstance(e, OSError) and e.errno == errno.EPIPE:  # the reader went away (yimao … | head): stop quietly, as Unix tools do
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
     if not isinstance(e, Exception):
         raise e
     if isinstance(e, OSError) and e.errno in _OUTPUT_ERRNOS:  # not a defect: the output failed
+        _drop_stdout()
         err(f"error: cannot write the output: {e.strerror}")
         return EXIT_INTERNAL
     if isinstance(e, UnicodeEncodeError) and _is_stdout_codec(e.encoding):  # the tables are Chinese
@@ -171,7 +291,10 @@ def _plain_cast(args: list[str]) -> dict[str, Any] | None:
     day_start = opts.get("day_start", "23")
     if not (day_start.isascii() and day_start.isdigit()):
         return None
-    opts["day_start"] = int(day_start)
+    try:
+        opts["day_start"] = int(day_start)
+    except ValueError:  # beyond the interpreter's digits for a conversion: the parser says what is wrong
+        return None
     return opts
 
 
@@ -196,7 +319,7 @@ def run_batch(file: str) -> int:
         from yimao import batch
 
         if file == "-":
-            stream = sys.stdin.buffer
+            stream = _standard_input()
         else:
             try:
                 stream = open(file, "rb")
@@ -204,7 +327,8 @@ def run_batch(file: str) -> int:
                 raise NotationError(f"cannot read {file!r}: {e.strerror}", file) from None
         progress = None
         on_line = None
-        if sys.stderr.isatty():
+        if _is_terminal(sys.stderr):
+            best_effort_stderr()  # (Rich's bar is drawn there)
             from yimao.render import line_progress
 
             size = _regular_file_size(stream)  # a bar over the input's bytes, else a spinner
@@ -214,12 +338,36 @@ def run_batch(file: str) -> int:
         finally:
             if progress is not None:
                 progress.stop()
-            if stream is not sys.stdin.buffer:
+            if file != "-":
                 stream.close()
         err(summary.line())
     except BaseException as e:
         return exit_code(e)
-    return 130 if summary.interrupted else EXIT_INTERNAL if summary.defects else EXIT_USAGE if summary.errors else 0
+    return EXIT_INTERRUPTED if summary.interrupted else EXIT_INTERNAL if summary.defects else EXIT_USAGE if summary.errors else 0
+
+
+def _standard_input() -> BinaryIO:
+    """Standard input to read requests from: bad input (exit 2) when there is none to read (closed,
+    or open only for writing), said before anything is written. (A directory as stdin never gets
+    here: the interpreter refuses it at start.)"""
+    if sys.stdin is None:
+        raise NotationError("standard input is closed: give the requests on it, or name a FILE", "-")
+    try:
+        import fcntl
+
+        writable_only = fcntl.fcntl(sys.stdin.fileno(), fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY
+    except (AttributeError, ImportError, OSError, ValueError):  # no descriptor (an embedding's stream), or no fcntl: read it as it is
+        writable_only = False
+    if writable_only:
+        raise NotationError("standard input is open only for writing: give the requests on it, or name a FILE", "-")
+    return sys.stdin.buffer
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _regular_file_size(stream: BinaryIO) -> int | None:
@@ -241,15 +389,52 @@ def _plain_batch(args: list[str]) -> bool:
     )
 
 
-def main() -> None:
-    args = sys.argv[1:]
-    if _plain_batch(args):
-        gc.freeze()  # what start-up made lives as long as the process (see cli.main)
-        sys.exit(run_batch(args[1] if len(args) > 1 else "-"))
-    opts = _plain_cast(args)
-    if opts is not None:
-        gc.freeze()
-        sys.exit(run_cast(opts))
-    from yimao.cli import main as cli_main
+# The values of _YIMAO_COMPLETE that ask for completion: Typer's `{instruction}_{shell}`
+# (typer.completion.shell_complete; a test checks them against the installed Typer).
+COMPLETION_INSTRUCTIONS = frozenset(f"{i}_{s}" for i in ("complete", "source") for s in ("bash", "zsh", "fish", "powershell", "pwsh"))
 
-    cli_main()
+
+def main() -> None:
+    settle_streams()
+    if os.environ.get("_YIMAO_COMPLETE", "") not in COMPLETION_INSTRUCTIONS:
+        os.environ.pop("_YIMAO_COMPLETE", None)  # a stray value is no request for completion: ignored, not "Invalid completion instruction"
+    sys.exit(run(sys.argv[1:]))
+
+
+def run(args: list[str]) -> int:
+    """Run `yimao ARGS` and give its exit code: every end of a run (an error, the exits of Typer,
+    click and Rich, a write that fails at the last flush) is mapped here."""
+    try:
+        if _plain_batch(args):
+            gc.freeze()  # what start-up made lives as long as the process (see cli.main)
+            code = run_batch(args[1] if len(args) > 1 else "-")
+        elif (opts := _plain_cast(args)) is not None:
+            gc.freeze()
+            code = run_cast(opts)
+        else:
+            best_effort_stderr()
+            from yimao.cli import main as cli_main
+
+            cli_main()  # click's standalone mode: it ends by SystemExit
+            code = 0
+    except SystemExit as e:
+        code = _exit_status(e)
+    except BaseException as e:
+        code = exit_code(e)
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()  # what a writer left buffered: its failure is the output's
+    except BaseException as e:
+        failed = exit_code(e)  # (which also lets Python's own flush at exit pass)
+        return code or failed
+    return code
+
+
+def _exit_status(e: SystemExit) -> int:
+    cause = e.__context__
+    if isinstance(cause, OSError) and cause.errno == errno.EPIPE:  # Typer (help) and Rich (tables) end a broken pipe with exit 1
+        return exit_code(cause)
+    if e.code is None or isinstance(e.code, int):
+        return e.code or 0
+    err(str(e.code))
+    return EXIT_INTERNAL
