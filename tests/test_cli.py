@@ -433,6 +433,73 @@ def test_an_unwritable_stderr_loses_the_message_and_nothing_else(args, redirect)
     assert normal.returncode == 2 or normal.stdout
 
 
+# --- the width of the tables --------------------------------------------------------------------
+
+
+def _widths(out: bytes) -> set[int]:
+    from rich.cells import cell_len
+
+    return {cell_len(line) for line in out.decode().splitlines()}
+
+
+TABLES = [
+    ("cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00"),
+    ("pillars", "--date", "2026-12-02T10:00+08:00"),
+    ("star", "--list"),
+    ("text", "天医"),
+    ("examples",),
+]
+
+
+def _table_run(args, **env_vars: str) -> bytes:
+    env = {k: v for k, v in STREAM_ENV.items() if k not in ("COLUMNS", "LINES")} | env_vars
+    r = shell_run(args, env=env)
+    assert r.returncode == 0 and r.stderr == b"", r.stderr.decode()
+    return r.stdout
+
+
+@pytest.mark.parametrize("args", TABLES, ids=_ids(TABLES))
+def test_a_zero_width_is_as_if_unset(args):
+    """COLUMNS=0 printed nothing and exited 0."""
+    from yimao.render import PIPE_WIDTH
+
+    unset = _table_run(args)
+    assert max(_widths(unset)) <= PIPE_WIDTH and len(unset.splitlines()) > 3
+    assert _table_run(args, COLUMNS="0") == unset
+
+
+def test_an_unusable_width_falls_back_and_a_huge_one_is_capped():
+    """COLUMNS=1 or 2 printed fragments, 100000 a chart of megabytes, one of 5,000 digits (and
+    LINES too) failed inside Rich's int(): the width is kept within 80..250."""
+    from yimao.render import MAX_WIDTH, MIN_WIDTH
+
+    args = TABLES[0]
+    narrow, wide = _table_run(args, COLUMNS=str(MIN_WIDTH)), _table_run(args, COLUMNS=str(MAX_WIDTH))
+    assert max(_widths(narrow)) <= MIN_WIDTH < max(_widths(wide)) <= MAX_WIDTH
+    assert _table_run(args, COLUMNS="1") == narrow
+    assert _table_run(args, COLUMNS="100000") == wide
+    assert _table_run(args, COLUMNS="9" * 5000, LINES="9" * 5000) == wide
+    assert _table_run(args, COLUMNS="abc") == _table_run(args)
+
+
+def test_the_width_rules():
+    from yimao.render import make_console
+
+    def width(columns: str | None) -> int:
+        import io
+
+        env = {"COLUMNS": columns} if columns is not None else {}
+        with pytest.MonkeyPatch.context() as mp:
+            mp.delenv("COLUMNS", raising=False)
+            for k, v in env.items():
+                mp.setenv(k, v)
+            return make_console(io.StringIO()).width
+
+    assert [width(c) for c in (None, "0", "x", "-1", "+90", "1", "79", "80", "100", " 100 ", "250", "251", "0100", "1" * 40)] == [
+        120, 120, 120, 120, 120, 80, 80, 80, 100, 100, 250, 250, 100, 250,
+    ]  # fmt: skip
+
+
 # --- the environment and repeated options ---------------------------------------------------------
 
 

@@ -25,15 +25,44 @@ YIN = "▅▅ ▅▅"
 _ELEMENT_STYLE = {"木": "green", "火": "red", "土": "yellow", "金": "bright_white", "水": "cyan"}
 
 
-def make_console(file=None, width: int | None = None) -> Console:
+# The width of the tables: COLUMNS when it is a whole number, else the terminal's, else (a pipe or
+# a file) PIPE_WIDTH, which fits a chart where Rich's 80 cuts its cells; always within
+# MIN_WIDTH..MAX_WIDTH. Narrower than 80 the panels fall apart (COLUMNS=1 gave fragments, 0 nothing
+# at all); wider than 250 only pads every line (COLUMNS=100000 made a 15 MB chart). Rich is given
+# the width and height itself: it would read COLUMNS and LINES with int(), which fails on a
+# number of more than 4,300 digits.
+MIN_WIDTH = 80
+PIPE_WIDTH = 120
+MAX_WIDTH = 250
+
+
+def make_console(file=None, width: int | None = None, *, stderr: bool = False, min_width: int = MIN_WIDTH) -> Console:
     import os
 
-    con = Console(file=file, highlight=False, soft_wrap=False)
-    if width is None and not con.is_terminal and not os.environ.get("COLUMNS"):
-        width = 120  # pipes get a width that fits a chart instead of Rich's 80 (COLUMNS still wins)
-    if width:
-        con.width = width
+    terminal = None
+    con = Console(file=file, stderr=stderr, highlight=False, soft_wrap=False, width=MIN_WIDTH, height=25)
+    if con.is_terminal:
+        try:
+            terminal = os.get_terminal_size(con.file.fileno())
+        except (AttributeError, OSError, ValueError):  # FORCE_COLOR on a pipe: is_terminal, with no size
+            pass
+    if width is None:
+        width = _env_size("COLUMNS") or (terminal.columns if terminal else PIPE_WIDTH) or 80  # (a pseudo-terminal may say 0 by 0)
+    height = _env_size("LINES") or (terminal.lines if terminal else 0) or 25
+    con.size = (min(max(width, min_width), MAX_WIDTH), min(height, 10_000))
     return con
+
+
+def _env_size(name: str) -> int | None:
+    """A variable such as COLUMNS as a positive whole number (a long one as 99999), or None: unset,
+    empty, 0, negative or not a number is as if unset."""
+    import os
+
+    text = os.environ.get(name, "").strip()
+    if not (text.isascii() and text.isdigit()):
+        return None
+    text = text.lstrip("0")
+    return None if not text else 99_999 if len(text) > 5 else int(text)
 
 
 class _Script:
@@ -454,7 +483,7 @@ def line_progress(total: int | None = None, position: Callable[[], int] | None =
     if total:
         columns += [BarColumn(), TaskProgressColumn(), TimeRemainingColumn()]
     columns += [TextColumn("{task.fields[lines]:,} lines"), TimeElapsedColumn()]
-    progress = Progress(*columns, console=Console(stderr=True), transient=True)
+    progress = Progress(*columns, console=make_console(stderr=True, min_width=20), transient=True)
     task = progress.add_task("batch", total=total or None, lines=0)
     progress.start()
 
