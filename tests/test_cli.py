@@ -541,3 +541,54 @@ def test_the_completion_instructions_are_typers():
     env = {**STREAM_ENV, "_YIMAO_COMPLETE": "complete_bash", "COMP_WORDS": "yimao pil", "COMP_CWORD": "1"}
     r = shell_run((), env=env)
     assert r.returncode == 0 and r.stdout.split() == [b"pillars"]
+
+
+def _value_options():
+    """(command, option, a valid value) for every option of every command that takes a value."""
+    from typer.main import get_command
+
+    from yimao.cli import app
+
+    valid = {"--hex": "乾", "--moving": "2", "--date": "2026-12-02T10:00+08:00", "--tz": "Asia/Shanghai", "--day-start": "23", "--year": "丙午"}
+    valid |= {"--month": "3", "--day": "戊寅", "--hour": "午", "--use": "父", "--topic": "婚姻", "--earth": "shui"}
+    found = []
+    for name, command in get_command(app).commands.items():
+        for param in command.params:
+            if getattr(param, "is_flag", True) or param.param_type_name != "option":
+                continue
+            for opt in param.opts + param.secondary_opts:
+                found.append((name, opt, valid[param.opts[0]]))
+    return found
+
+
+VALUE_OPTIONS = _value_options()
+
+
+def test_every_value_option_is_covered():
+    assert {(c, o) for c, o, _ in VALUE_OPTIONS} >= {("cast", "--hex"), ("cast", "-x"), ("cast", "--month"), ("star", "--day"), ("hex", "-m")}
+
+
+@pytest.mark.parametrize("command, option, value", VALUE_OPTIONS)
+def test_a_repeated_option_is_an_error_naming_it(command, option, value):
+    """`--month 3 --month 4` cast for month 4, silently: now exit 2 naming the option, the same
+    value twice too, and a long and a short spelling of one option."""
+    from yimao.cli import click_command
+
+    head = {"cast": ["--hex", "离"], "hex": ["乾"], "star": ["天医"]}.get(command, [])
+    if option in ("--hex", "-x"):
+        head = []
+    for args in ([command, *head, option, value, option, value], [command, *head, f"{option}={value}", option, value]):
+        if not option.startswith("--"):
+            args = [a if not a.startswith(f"{option}=") else f"{option}{value}" for a in args]
+        code, out, err = _invoke(click_command(args), args)
+        assert code == 2 and out == "", (args, code, err)
+        assert "given more than once; give it once" in err and option in err, (args, err)
+
+
+def test_a_repeated_option_from_the_command_line():
+    r = shell_run(("cast", "--hex", "乾", "--month", "3", "--month", "4", "--json"))
+    assert r.returncode == 2 and r.stdout == b"" and b"Invalid value for '--month': given more than once; give it once" in r.stderr
+    r = shell_run(("cast", "--hex", "乾", "-x", "坤", "--month", "3", "--json"))
+    assert r.returncode == 2 and b"'--hex' / '-x': given more than once" in r.stderr
+    r = shell_run(("cast", "--hex", "乾", "--month", "3", "--json", "--json"))  # a flag twice changes nothing
+    assert r.returncode == 0 and r.stdout == shell_run(("cast", "--hex", "乾", "--month", "3", "--json")).stdout

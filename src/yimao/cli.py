@@ -38,6 +38,24 @@ app = typer.Typer(
 )
 
 
+class _Command(typer.core.TyperCommand):
+    """A command whose value options are each given once: click keeps the last of a repeated
+    option silently (`--month 3 --month 4` would cast for month 4), which is more often a slip
+    than a wish. A repeated flag (`--json --json`) changes nothing and is let be."""
+
+    def parse_args(self, ctx, args):
+        if ctx.resilient_parsing:  # shell completion: a half-typed line is no error
+            return super().parse_args(ctx, args)
+        _, _, order = self.make_parser(ctx).parse_args(args=list(args))  # each option as often as given
+        seen = set()
+        for param in order:
+            if isinstance(param, typer.core.TyperOption) and not (param.is_flag or param.multiple or param.count):
+                if param.name in seen:
+                    raise typer.BadParameter("given more than once; give it once", ctx=ctx, param=param)
+                seen.add(param.name)
+        return super().parse_args(ctx, args)
+
+
 @contextmanager
 def _guard() -> Iterator[None]:
     """Map the core's error family to exit code 2 and anything unexpected to 1, never a traceback
@@ -151,7 +169,7 @@ EarthOpt = Annotated[str, typer.Option("--earth", help="Where 土 has its 长生
 # --- commands ------------------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command)
 def cast(
     hex: Annotated[
         str | None,
@@ -202,7 +220,7 @@ def cast(
         render_reading(reading, make_console(), traditional=traditional, explain=explain)
 
 
-@app.command()
+@app.command(cls=_Command)
 def pillars(
     date: DateOpt = None,
     tz: TzOpt = None,
@@ -229,7 +247,7 @@ def pillars(
         render_pillars(p, make_console(), traditional)
 
 
-@app.command("hex")
+@app.command("hex", cls=_Command)
 def hex_(
     spec: Annotated[str, typer.Argument(autocompletion=_complete_hex, help="A hexagram or cast: 既济, 水火既济, 既濟, ䷾, 101010, 离之乾, 798788.")],
     moving: Annotated[str | None, typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1): 2,5")] = None,
@@ -283,7 +301,7 @@ def _basis_strings(date, tz, day_start, year, month, day, hour):
     return p, m, (d or day_stem), y, h
 
 
-@app.command()
+@app.command(cls=_Command)
 def star(
     name: Annotated[
         str | None,
@@ -379,7 +397,7 @@ def star(
         render_star(s, make_console(), traditional=traditional)
 
 
-@app.command()
+@app.command(cls=_Command)
 def stars(
     date: DateOpt = None,
     tz: TzOpt = None,
@@ -434,7 +452,7 @@ def stars(
         render_stars_for(rows, p, make_console(), traditional)
 
 
-@app.command()
+@app.command(cls=_Command)
 def batch(
     file: Annotated[str, typer.Argument(help="A JSON Lines file of requests, or - for standard input.")] = "-",
 ) -> None:
@@ -452,7 +470,7 @@ def batch(
         raise typer.Exit(code)
 
 
-@app.command()
+@app.command(cls=_Command)
 def text(
     query: Annotated[
         str | None, typer.Argument(help="A passage id (6.07), a rule (局会, 三刑), a star (天医) or a phrase. None: list all passages.")
@@ -501,7 +519,7 @@ def text(
         render_passages(found, make_console(), query, traditional)
 
 
-@app.command()
+@app.command(cls=_Command)
 def examples(
     explain: Annotated[bool, typer.Option("--explain", help="Add the modern rendering of each sentence.")] = False,
     traditional: TradOpt = False,
@@ -526,7 +544,7 @@ def examples(
             raise typer.Exit(EXIT_INTERNAL)
 
 
-@app.command()
+@app.command(cls=_Command)
 def schema() -> None:
     """Print the JSON Schema (draft 2020-12) of every --json document, schema_version 1.
 
@@ -539,7 +557,7 @@ def schema() -> None:
         sys.stdout.flush()
 
 
-@app.command()
+@app.command(cls=_Command)
 def completion(
     shell: Annotated[str, typer.Argument(help="bash, zsh, fish or powershell.")],
 ) -> None:
