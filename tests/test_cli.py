@@ -362,12 +362,14 @@ def test_a_reader_gone_away_ends_every_command_with_141_quietly(args):
     assert r.returncode == 141 and r.stderr == b"", (r.returncode, r.stderr.decode())
 
 
-def test_a_reader_that_stops_after_the_first_byte():
-    """`yimao examples --explain | head -1`: the reader goes mid-way through a table larger than
-    the pipe holds."""
-    p = subprocess.Popen(
-        [sys.executable, "-m", "yimao", "examples", "--explain"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**STREAM_ENV, "COLUMNS": "250"}
-    )
+@pytest.mark.parametrize("unbuffered", [False, True])
+@pytest.mark.parametrize("args", [("examples", "--explain"), ("cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--json")])
+def test_a_reader_that_stops_after_the_first_byte(args, unbuffered):
+    """`yimao examples --explain | head -1`: the reader goes mid-way through an output larger than
+    the pipe holds. Unbuffered (`python -u`), the raw write that the reader cut short wrote part,
+    and nothing looked: the rest was lost and the run exited 0."""
+    env = {**STREAM_ENV, "COLUMNS": "250", **({"PYTHONUNBUFFERED": "1"} if unbuffered else {})}
+    p = subprocess.Popen([sys.executable, "-m", "yimao", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert os.read(p.stdout.fileno(), 1)
     p.stdout.close()
     err = p.stderr.read()

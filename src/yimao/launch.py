@@ -76,17 +76,30 @@ def settle_streams() -> None:
     (Rich, click's help, the JSON) raises where it writes, and a run with nothing to write
     succeeds: left as None, Rich and click drop their output silently, and the run exits 0. A
     closed stderr writes to the null device. A closed stdin stays None (`yimao batch -` says so).
-    Only three attribute checks when all three are open: no system call, nothing built."""
+    An unbuffered stdout gets a buffer (`_buffered`). Only attribute checks in the usual case: no
+    system call, nothing built."""
     for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):  # in order: the null device then opens as fd
         if getattr(sys, name) is None:
             _hold(fd)
     if sys.stdout is None:
         sys.stdout = _closed_stdout()
+    elif isinstance(getattr(sys.stdout, "buffer", None), io.FileIO):
+        sys.stdout = _buffered(sys.stdout)
     if sys.stderr is None:  # the null device now: messages are lost (left None, click wrote its usage errors on stdout)
         try:
             sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
         except OSError:
             pass
+
+
+def _buffered(out: Any) -> Any:
+    """Stdout over a buffer (`python -u`, PYTHONUNBUFFERED, writes to the raw file): a raw write may
+    write part of what it is given (a reader that goes away mid-way), and neither the text layer
+    nor a bare write looks, so the rest was lost with exit 0. A buffered writer writes all or
+    raises. Every writer of yimao flushes what it writes, so nothing waits in the buffer."""
+    return io.TextIOWrapper(
+        io.BufferedWriter(out.buffer), encoding=out.encoding, errors=out.errors, line_buffering=out.line_buffering, write_through=True
+    )
 
 
 def _closed_stdout() -> Any:
