@@ -134,4 +134,5 @@ def test_a_day_start_of_any_length_is_bad_input(digits):
         r = subprocess.run([sys.executable, "-m", "yimao", *args], capture_output=True, env=ENV, timeout=60)
         assert r.returncode == 2 and r.stdout == b"", r.stderr[-300:]
         assert b"Invalid value for '--day-start'" in r.stderr and b"Traceback" not in r.stderr
-    assert _plain_cast([*base, "--json", "--day-start", "0" * 20 + "23"])["day_start"] == 23  # long, but a number Python reads
+        assert len(r.stderr) < 400  # the value is not echoed whole
+    assert _plain_cast([*base, "--json", "--day-start", "0" * 20 + "23"]) is None  # 23 or 0, written in at most two digits, on both paths

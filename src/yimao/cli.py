@@ -20,7 +20,7 @@ from typing import Annotated
 import typer
 import typer.main
 
-from yimao.errors import NotationError
+from yimao.errors import NotationError, shown, small_int
 from yimao.launch import EXIT_INTERNAL, exit_code, read_cast, run_batch
 from yimao.launch import stdout as _stdout
 from yimao.launch import warn_moment as _warn_moment
@@ -138,10 +138,25 @@ DateOpt = Annotated[
 TzOpt = Annotated[
     str | None, typer.Option("--tz", help="Time zone when --date has no offset: an IANA name (Asia/Shanghai) or ±HH:MM. Default: the system zone.")
 ]
+
+
+def _day_start(text: str | int) -> int:
+    """--day-start as a number: 23 or 0, checked for length before converting (a value of
+    thousands of digits is refused, not converted, and not echoed whole)."""
+    if isinstance(text, int):  # the default
+        return text
+    value = small_int(text.strip(), 2)
+    if value is None:
+        raise typer.BadParameter(f"must be 23 or 0, got {shown(text)}")
+    return value
+
+
 DayStartOpt = Annotated[
     int,
     typer.Option(
         "--day-start",
+        parser=_day_start,
+        metavar="23|0",
         help="23 (default): the day changes at 23:00 (子初换日). 0: 晚子时, the day changes at midnight (the 子 hour's stem still comes from the next day).",
     ),
 ]

@@ -28,7 +28,7 @@ import stat
 import sys
 from typing import Any, BinaryIO
 
-from yimao.errors import NotationError, YimaoError
+from yimao.errors import NotationError, YimaoError, small_int
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
@@ -301,13 +301,10 @@ def _plain_cast(args: list[str]) -> dict[str, Any] | None:
         if field in opts:
             return None
         opts[field] = flag
-    day_start = opts.get("day_start", "23")
-    if not (day_start.isascii() and day_start.isdigit()):
+    day_start = small_int(opts.get("day_start", "23"), 2)  # read as cli._day_start reads it
+    if day_start is None or not opts.get("day_start", "23").isascii():  # the parser says what is wrong
         return None
-    try:
-        opts["day_start"] = int(day_start)
-    except ValueError:  # beyond the interpreter's digits for a conversion: the parser says what is wrong
-        return None
+    opts["day_start"] = day_start
     return opts
 
 
