@@ -341,75 +341,90 @@ def star(
     """
     with _guard():
         from yimao.stars.catalogue import catalogue
-        from yimao.stars.place import positions_for, star_meta, table_to_dict
 
         cat = catalogue()
-        has_basis = any(v is not None for v in (date, year, month, day, hour))
+        given = [v for v in (date, year, month, day, hour) if v is not None]
         if list_:
-            if name is not None or has_basis:  # it lists the catalogue, not where a star stands
+            if name is not None or given:  # it lists the catalogue, not where a star stands
                 raise NotationError(
                     "--list lists the whole catalogue: give it no star name, date or pillars",
-                    name if name is not None else next(v for v in (date, year, month, day, hour) if v is not None),
+                    name if name is not None else given[0],
                     ("yimao star --list", "yimao star 天医 --month 3"),
                 )
-            if json:
-                groups: dict[str, list] = {}
-                for s in cat.stars:
-                    groups.setdefault(s.group, []).append({"id": s.id, "name": s.name, "basis": s.basis, "nature": s.nature, "placed": s.placed})
-                _write_json({"schema_version": 1, "groups": [{"group": g, "stars": m} for g, m in groups.items()]}, traditional)
-                return
-            from yimao.render import make_console, render_star_list
-
-            render_star_list(cat.stars, make_console(), traditional)
-            return
-        if name is None:
+            _star_list(cat, json, traditional)
+        elif name is None:
             raise NotationError("give a star name, or --list", None, ("天医", "驿马", "--list"))
-        s = cat.get(name)
-        if not has_basis:  # the whole table
+        elif given:
+            _star_at(cat.get(name), _basis_strings(date, tz, day_start, year, month, day, hour), json, traditional)
+        else:  # the whole table
             from yimao.pillars import check_unused
 
+            s = cat.get(name)
             check_unused(tz, day_start)
-        if has_basis:
-            p, m, d, y, h = _basis_strings(date, tz, day_start, year, month, day, hour)
-            pos, variants = positions_for(s, m, d, y, h)
-            basis = {"year": y, "month": m, "day": d, "hour": h}
-            if json:
-                _write_json(
-                    {
-                        "schema_version": 1,
-                        "star": star_meta(s),
-                        "basis": basis,
-                        "positions": list(pos),
-                        "variants": [{"reading": r, "positions": list(v) if v is not None else None} for r, v in variants],
-                    },
-                    traditional,
-                )
-                return
-            from yimao.render import make_console, render_star
+            _star_table(s, json, traditional)
 
-            render_star(
-                s,
-                make_console(),
-                traditional=traditional,
-                positions=pos,
-                variants=variants,
-                basis_text=" ".join(v for v in (y and y + "年", m and m + "月", d and d + "日", h and h + "时") if v),
-            )
-            return
-        if json:
-            _write_json(
-                {
-                    "schema_version": 1,
-                    "star": star_meta(s),
-                    "table": table_to_dict(s.table),
-                    "variants": [{"reading": v.reading, "reason": v.reason, "table": table_to_dict(v.table)} for v in s.variants],
-                },
-                traditional,
-            )
-            return
-        from yimao.render import make_console, render_star
 
-        render_star(s, make_console(), traditional=traditional)
+def _star_list(cat, json: bool, traditional: bool) -> None:
+    """`star --list`: the catalogue, grouped as the book groups it."""
+    if json:
+        groups: dict[str, list] = {}
+        for s in cat.stars:
+            groups.setdefault(s.group, []).append({"id": s.id, "name": s.name, "basis": s.basis, "nature": s.nature, "placed": s.placed})
+        _write_json({"schema_version": 1, "groups": [{"group": g, "stars": m} for g, m in groups.items()]}, traditional)
+        return
+    from yimao.render import make_console, render_star_list
+
+    render_star_list(cat.stars, make_console(), traditional)
+
+
+def _star_at(s, basis_strings, json: bool, traditional: bool) -> None:
+    """`star NAME` with a date or pillars: where the star stands for them."""
+    from yimao.stars.place import positions_for, star_meta
+
+    _, m, d, y, h = basis_strings
+    pos, variants = positions_for(s, m, d, y, h)
+    if json:
+        _write_json(
+            {
+                "schema_version": 1,
+                "star": star_meta(s),
+                "basis": {"year": y, "month": m, "day": d, "hour": h},
+                "positions": list(pos),
+                "variants": [{"reading": r, "positions": list(v) if v is not None else None} for r, v in variants],
+            },
+            traditional,
+        )
+        return
+    from yimao.render import make_console, render_star
+
+    render_star(
+        s,
+        make_console(),
+        traditional=traditional,
+        positions=pos,
+        variants=variants,
+        basis_text=" ".join(v for v in (y and y + "年", m and m + "月", d and d + "日", h and h + "时") if v),
+    )
+
+
+def _star_table(s, json: bool, traditional: bool) -> None:
+    """`star NAME` alone: the star's whole table and its variants."""
+    from yimao.stars.place import star_meta, table_to_dict
+
+    if json:
+        _write_json(
+            {
+                "schema_version": 1,
+                "star": star_meta(s),
+                "table": table_to_dict(s.table),
+                "variants": [{"reading": v.reading, "reason": v.reason, "table": table_to_dict(v.table)} for v in s.variants],
+            },
+            traditional,
+        )
+        return
+    from yimao.render import make_console, render_star
+
+    render_star(s, make_console(), traditional=traditional)
 
 
 @app.command(cls=_Command)
@@ -584,6 +599,12 @@ def completion(
         _write_text(completion_script(shell.strip().lower()))
 
 
+def _command_name(c: typer.models.CommandInfo) -> str | None:
+    if c.name:
+        return c.name
+    return typer.main.get_command_name(c.callback.__name__) if c.callback else None
+
+
 def click_command(args: Sequence[str]) -> typer.core.TyperGroup:
     """The click command that runs `args`. Typer turns every command of the app into a click
     command (inspecting each signature) before it parses anything, though a run needs only the
@@ -591,12 +612,12 @@ def click_command(args: Sequence[str]) -> typer.core.TyperGroup:
     alone, for a third of the work. Anything else (--help, a misspelt name, shell completion) gets
     the whole app, so listings and suggestions stay whole."""
     if args and "_YIMAO_COMPLETE" not in os.environ:
-        named = [c for c in app.registered_commands if (c.name or typer.main.get_command_name(c.callback.__name__)) == args[0]]
+        named = [c for c in app.registered_commands if _command_name(c) == args[0]]
         if named:
             one = copy.copy(app)
             one.registered_commands = named
             return typer.main.get_group(one)  # a group, as for the whole app, even of one command
-    return typer.main.get_command(app)
+    return typer.main.get_group(app)  # what get_command makes of an app of several commands without --install-completion
 
 
 def main() -> None:

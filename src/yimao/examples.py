@@ -145,10 +145,10 @@ def _tiande_on_ding_line() -> dict[str, Any]:
 
 def _zid(day: str, hexagram: str) -> str:
     """An ASCII id: zhugui-shen-kw30 for 申日之离."""
-    from yimao.ganzhi import Branch
+    from yimao.ganzhi import BRANCH_BY_CHAR
     from yimao.hexagram import Hexagram
 
-    return f"zhugui-{Branch(day).pinyin}-kw{Hexagram.parse(hexagram).king_wen}"
+    return f"zhugui-{BRANCH_BY_CHAR[day].pinyin}-kw{Hexagram.parse(hexagram).king_wen}"
 
 
 M = {n: b for n, b in zip(("正", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"), "寅卯辰巳午未申酉戌亥子丑")}

@@ -9,13 +9,21 @@ from __future__ import annotations
 
 from enum import Enum
 from functools import cache
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypeVar
 
 from yimao.errors import NotationError, shown, too_long_to_be_a_name
 
 
 class Element(Enum):
     """五行, in the order of mutual generation: 木 → 火 → 土 → 金 → 水 → 木."""
+
+    # Attributes of each member (annotations only: not members), set in __new__ and below.
+    index: int
+    pinyin: str
+    generates: Element  # the element this one 生 (木生火 …)
+    overcomes: Element  # the element this one 克 (木克土 …)
+    generated_by: Element
+    overcome_by: Element
 
     __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
@@ -57,6 +65,11 @@ del _e
 class Stem(Enum):
     """天干. `yang` for 甲丙戊庚壬."""
 
+    index: int
+    pinyin: str
+    element: Element
+    yang: bool
+
     __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
     def __new__(cls, char: str, index: int, pinyin: str, element: Element) -> Stem:
@@ -95,6 +108,11 @@ STEMS = tuple(Stem)
 
 class Branch(Enum):
     """地支, 子 = 0 … 亥 = 11."""
+
+    index: int
+    pinyin: str
+    element: Element
+    yang: bool
 
     __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
@@ -148,9 +166,14 @@ class Branch(Enum):
 
 
 BRANCHES = tuple(Branch)
+# By character: a plain dict, where `Branch("子")` goes through EnumType.__call__.
+BRANCH_BY_CHAR: dict[str, Branch] = {b._value_: b for b in BRANCHES}
 
 
-def _parse(enum: type, text: str, what: str):
+_E = TypeVar("_E", Element, Stem, Branch)
+
+
+def _parse(enum: type[_E], text: str, what: str) -> _E:
     raw = text
     text = text.strip()
     names = _names(enum)
@@ -163,10 +186,10 @@ def _parse(enum: type, text: str, what: str):
 
 
 @cache
-def _names(enum: type) -> dict[str, Any]:
+def _names(enum: type[_E]) -> dict[str, _E]:
     """An enum's members by character and by pinyin (the two are disjoint): a lookup, not a walk
     over the members through the Python-level `value` property."""
-    names: dict[str, Any] = {}
+    names: dict[str, _E] = {}
     for m in enum:
         names[m._value_] = m
         names[m.pinyin] = m
@@ -210,7 +233,7 @@ _XING = {
     "午": "午",
     "戌": "未",
 }
-XING_TARGET: dict[Branch, Branch] = {Branch(k): Branch(v) for k, v in _XING.items()}
+XING_TARGET: dict[Branch, Branch] = {BRANCH_BY_CHAR[k]: BRANCH_BY_CHAR[v] for k, v in _XING.items()}
 
 
 def xing(a: Branch, b: Branch) -> bool:
@@ -238,7 +261,7 @@ def sanhe_of(b: Branch) -> Element:
 # 进神 and 退神: a moving line that changes forward within its element. The 土 branches
 # advance by the seasons' tombs 丑→辰→未→戌→丑.
 _JINSHEN = {"亥": "子", "寅": "卯", "巳": "午", "申": "酉", "丑": "辰", "辰": "未", "未": "戌", "戌": "丑"}
-JINSHEN: dict[Branch, Branch] = {Branch(k): Branch(v) for k, v in _JINSHEN.items()}
+JINSHEN: dict[Branch, Branch] = {BRANCH_BY_CHAR[k]: BRANCH_BY_CHAR[v] for k, v in _JINSHEN.items()}
 TUISHEN: dict[Branch, Branch] = {v: k for k, v in JINSHEN.items()}
 
 
@@ -247,6 +270,8 @@ TUISHEN: dict[Branch, Branch] = {v: k for k, v in JINSHEN.items()}
 
 class Stage(Enum):
     """十二长生: the twelve stages of an element through the branches."""
+
+    index: int
 
     __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
@@ -320,6 +345,8 @@ def is_true_changsheng(element: Element, school: EarthSchool = EarthSchool.SHUI)
 
 class Vigour(Enum):
     """旺相休囚死 of an element in a month: same 旺, 月生 相, 生月 休, 克月 囚, 月克 死."""
+
+    strong: bool
 
     __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
@@ -402,7 +429,7 @@ class GanZhi(_GanZhiFields):
         return tuple.__new__(cls, (stem, branch))
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # tuple.index(value) is never called on a 干支
         """0 for 甲子 … 59 for 癸亥."""
         return _GZ_INDEX[(self.stem.index, self.branch.index)]
 

@@ -36,16 +36,30 @@ class Trigram(Enum):
     兑 巳卯丑/亥酉未.
     """
 
+    # Attributes of each member (annotations only: not members), set in __new__.
+    bits: tuple[bool, ...]
+    code: int
+    image: str
+    element: Element
+    inner_stem: Stem
+    outer_stem: Stem
+    inner_branches: tuple[Branch, ...]
+    outer_branches: tuple[Branch, ...]
+    direction_branches: tuple[Branch, ...]
+    pinyin: str
+
     __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
-    def __new__(cls, char, bits, image, element, stems, inner, outer, direction_branches, pinyin):
+    def __new__(
+        cls, char: str, bits: str, image: str, element: Element, stems: str, inner: str, outer: str, direction_branches: str, pinyin: str
+    ) -> "Trigram":
         obj = object.__new__(cls)
         obj._value_ = char
         obj.bits = tuple(c == "1" for c in bits)  # bottom line first
         obj.code = sum(1 << i for i, c in enumerate(bits) if c == "1")
         obj.image = image
         obj.element = element
-        obj.inner_stem, obj.outer_stem = (_STEM[s] for s in stems)
+        obj.inner_stem, obj.outer_stem = _STEM[stems[0]], _STEM[stems[1]]
         obj.inner_branches = tuple(_BRANCH[b] for b in inner)
         obj.outer_branches = tuple(_BRANCH[b] for b in outer)
         # the branches of the trigram's direction (坎子, 艮丑寅, 震卯, 巽辰巳, 离午, 坤未申, 兑酉, 乾戌亥)
@@ -71,6 +85,8 @@ _TRIGRAM_BY_CODE = {t.code: t for t in Trigram}
 
 class Relative(Enum):
     """六亲, of a line's element against the palace's: 生我 父母, 同我 兄弟, 克我 官鬼, 我克 妻财, 我生 子孙."""
+
+    short: str  # 父, 兄, 官, 财, 孙
 
     __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
@@ -121,8 +137,9 @@ class Relative(Enum):
 
 
 _FUMU, _XIONGDI, _GUANGUI, _QICAI, _ZISUN = Relative
+_RELATIVE_BY_NAME = {r._value_: r for r in Relative}
 _RELATIVE_ALIASES = {
-    name: Relative(full)
+    name: _RELATIVE_BY_NAME[full]
     for name, full in {
         "官鬼": "官鬼",
         "官": "官鬼",
@@ -143,6 +160,9 @@ _RELATIVE_ALIASES = {
 
 class Generation(Enum):
     """世代 within a palace, with the 世 line it places: 本宫 6, 一世 … 五世 1-5, 游魂 4, 归魂 3."""
+
+    shi: int
+    flips: tuple[int, ...]
 
     __hash__ = object.__hash__  # members are singletons: identity hashing is exact and fast
 
@@ -213,9 +233,7 @@ _SHORT_NAMES = (
 ).split()
 
 
-class Hexagram(NamedTuple):
-    """One of the 64 hexagrams with its 八宫 place and 纳甲 chart. Built once; compare by identity."""
-
+class _HexagramFields(NamedTuple):
     code: int  # bit i (0-based) set when line i+1 is yang
     lower: Trigram
     upper: Trigram
@@ -226,6 +244,12 @@ class Hexagram(NamedTuple):
     generation: Generation
     lines: tuple[Line, ...]
     hidden: tuple[HiddenLine, ...]
+
+
+class Hexagram(_HexagramFields):
+    """One of the 64 hexagrams with its 八宫 place and 纳甲 chart. Built once; compare by identity."""
+
+    __slots__ = ()
 
     # The 64 values are built once and never copied: identity is equality, and hashing stays
     # O(1) (these are cache keys) instead of hashing every line.
@@ -493,32 +517,35 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
     moves = parse_moving(moving) if moving is not None else None
     for arrow in _ARROWS:
         if arrow in s:
-            left, _, right = s.partition(arrow)
-            if not left.strip() or not right.strip():
-                side = "before" if not left.strip() else "after"
-                raise NotationError(
-                    f"no hexagram {side} {arrow!r} in {shown(raw)}: the cast, then the hexagram it changes into", raw, ("离之乾", "离")
-                )
-            base = _parse_single(left.strip(), raw)
-            target = _parse_single(right.strip(), raw)
-            diff = frozenset(i + 1 for i in range(6) if (base.code ^ target.code) >> i & 1)
-            if not diff:
-                raise NotationError(
-                    f"{base.short_name} cannot change into itself: give the hexagram alone for a cast with no moving line",
-                    raw,
-                    (base.short_name,),
-                )
-            if moves is not None and moves != diff:
-                raise NotationError(
-                    f"--moving {','.join(map(str, sorted(moves)))} contradicts {shown(raw)}, which moves lines {','.join(map(str, sorted(diff)))}",
-                    raw,
-                )
-            return Cast(base, diff)
+            return _parse_change(s, arrow, moves, raw)
     if len(s) == 6 and set(s) <= set("6789") and set(s) - set("01"):
         if moves is not None:
             raise NotationError("coin values already say which lines move; drop --moving", raw)
         return Cast.from_values(int(c) for c in s)
     return Cast(_parse_single(s, raw), moves or frozenset())
+
+
+def _parse_change(s: str, arrow: str, moves: frozenset[int] | None, raw: str) -> Cast:
+    """'离之乾': the cast, then the hexagram it changes into, which fixes the moving lines."""
+    left, _, right = s.partition(arrow)
+    if not left.strip() or not right.strip():
+        side = "before" if not left.strip() else "after"
+        raise NotationError(f"no hexagram {side} {arrow!r} in {shown(raw)}: the cast, then the hexagram it changes into", raw, ("离之乾", "离"))
+    base = _parse_single(left.strip(), raw)
+    target = _parse_single(right.strip(), raw)
+    diff = frozenset(i + 1 for i in range(6) if (base.code ^ target.code) >> i & 1)
+    if not diff:
+        raise NotationError(
+            f"{base.short_name} cannot change into itself: give the hexagram alone for a cast with no moving line",
+            raw,
+            (base.short_name,),
+        )
+    if moves is not None and moves != diff:
+        raise NotationError(
+            f"--moving {','.join(map(str, sorted(moves)))} contradicts {shown(raw)}, which moves lines {','.join(map(str, sorted(diff)))}",
+            raw,
+        )
+    return Cast(base, diff)
 
 
 # Coin values as bits, bottom line first: 7 少阳 and 9 老阳 are yang, 6 老阴 and 9 老阳 move.
@@ -570,8 +597,9 @@ def parse_moving(moving: Iterable[int] | str) -> frozenset[int]:
         parts = words if len(words) > 1 else list(words[0])  # "2,5", "2 5", or "25"
         if len(parts) > 6:  # before converting: a hexagram has six lines
             raise NotationError(f"moving lines are at most six, 1-6 each, e.g. 2,5: got {len(parts):,} in {shown(raw)}", raw, ("2,5",))
-        values = [small_int(p, 1) for p in parts]
-        if None in values:
+        numbers = [small_int(p, 1) for p in parts]
+        values = [v for v in numbers if v is not None]
+        if len(values) < len(numbers):
             raise NotationError(f"moving lines must be numbers 1-6, e.g. 2,5: {shown(raw)}", raw, ("2,5",))
     else:
         values = list(moving)
@@ -581,7 +609,7 @@ def parse_moving(moving: Iterable[int] | str) -> frozenset[int]:
     twice = sorted({v for v in values if values.count(v) > 1})
     if twice:
         raise NotationError(f"moving line{'s' if len(twice) > 1 else ''} {','.join(map(str, twice))} given twice in {shown(raw)}", raw)
-    return frozenset(values)  # type: ignore[arg-type]
+    return frozenset(values)
 
 
 def all_casts() -> Iterable[Cast]:

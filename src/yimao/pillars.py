@@ -19,7 +19,7 @@ from bisect import bisect_right
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from math import floor
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from yimao.errors import NotationError, UnsupportedDateError, closest, shown, small_int, too_long_to_be_a_name
 from yimao.ganzhi import BRANCHES, CYCLE, Branch, GanZhi, Stem, hour_stem, month_stem
@@ -33,6 +33,12 @@ DAY_STARTS = (23, 0)
 _new = tuple.__new__  # positional construction without NamedTuple's Python-level __new__
 
 
+@overload
+def branch_of(p: Pillar) -> Branch: ...
+@overload
+def branch_of(p: None) -> None: ...
+@overload
+def branch_of(p: Pillar | None) -> Branch | None: ...
 def branch_of(p: Pillar | None) -> Branch | None:
     if p is None:
         return None
@@ -490,29 +496,51 @@ def parse_moment(text: str, tz: str | None = None) -> ParsedMoment:
     if not t.isascii():
         t = t.translate(_full_width())
     if _usual_pattern().fullmatch(t):
-        try:
-            dt = datetime.fromisoformat(t)
-        except ValueError:  # no such day or time: said below
-            pass
-        else:
-            off = dt.utcoffset()
-            if MIN_YEAR <= dt.year <= MAX_YEAR and (off is None or -_MAX_OFFSET <= off <= _MAX_OFFSET):
-                return _in_zone(dt, tz) if off is None else _new(ParsedMoment, (dt, _offset_label(off, tz), "offset", ()))
-    for pattern in _form_patterns():
-        m = pattern.fullmatch(t)
-        if m is not None:
-            break
-    else:
-        raise NotationError(f"not a date-time: {shown(text)}; {FORMS_TEXT}", text)
-    g = m.groupdict()
+        usual = _parse_usual(t, tz)
+        if usual is not None:
+            return usual
+    g = _form_groups(t, text)
     y = int(g["y"])
     if not MIN_YEAR <= y <= MAX_YEAR:
         raise UnsupportedDateError(f"{shown(text)} is outside the supported range: {RANGE_TEXT}", text)
     written = g["zone"]
     offset, offset_label = (None, "") if written is None else _OFFSETS.get(written) or _offset_in(written, text)
+    dt = _wall_time(y, g, offset, text)
+    if offset is not None:
+        if tz is not None:
+            parse_tz(tz)  # the offset wins, but a zone that does not exist is an error all the same
+        return _new(ParsedMoment, (dt, offset_label, "offset", ()))
+    return _in_zone(dt, tz)
+
+
+def _parse_usual(t: str, tz: str | None) -> ParsedMoment | None:
+    """The ISO forms most dates are given in, read by `datetime.fromisoformat`; None for what it
+    cannot read, or reads outside the range, for the general reading to explain."""
+    try:
+        dt = datetime.fromisoformat(t)
+    except ValueError:  # no such day or time: said by the general reading
+        return None
+    off = dt.utcoffset()
+    if MIN_YEAR <= dt.year <= MAX_YEAR and (off is None or -_MAX_OFFSET <= off <= _MAX_OFFSET):
+        return _in_zone(dt, tz) if off is None else _new(ParsedMoment, (dt, _offset_label(off, tz), "offset", ()))
+    return None
+
+
+def _form_groups(t: str, text: str) -> dict[str, Any]:
+    """The fields of the first documented form `t` matches (y, mo, d, h, mi, s, f, zone)."""
+    for pattern in _form_patterns():
+        m = pattern.fullmatch(t)
+        if m is not None:
+            return m.groupdict()
+    raise NotationError(f"not a date-time: {shown(text)}; {FORMS_TEXT}", text)
+
+
+def _wall_time(y: int, g: dict[str, Any], offset: tzinfo | None, text: str) -> datetime:
+    """The date and time of a form's fields, to the microsecond; a day or time that does not exist
+    (month 13, 30 February, hour 24 …) is bad input."""
     h, mi, s, f = g["h"], g["mi"], g["s"], g.get("f")
     try:
-        dt = datetime(
+        return datetime(
             y,
             int(g["mo"]),
             int(g["d"]),
@@ -522,13 +550,8 @@ def parse_moment(text: str, tz: str | None = None) -> ParsedMoment:
             int(f[:6].ljust(6, "0")) if f else 0,  # to the microsecond
             offset,
         )
-    except ValueError as e:  # month 13, 30 February, hour 24 …
+    except ValueError as e:
         raise NotationError(f"not a date-time: {shown(text)} ({e})", text) from None
-    if offset is not None:
-        if tz is not None:
-            parse_tz(tz)  # the offset wins, but a zone that does not exist is an error all the same
-        return _new(ParsedMoment, (dt, offset_label, "offset", ()))
-    return _in_zone(dt, tz)
 
 
 def _offset_label(off: timedelta, tz: str | None) -> str:

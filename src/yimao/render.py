@@ -6,7 +6,7 @@ line carries ○ (老阳) or × (老阴).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich import box
@@ -165,7 +165,7 @@ def render_hexagram(h: Hexagram, console: Console, traditional: bool = False) ->
 # --- the chart --------------------------------------------------------------------------------
 
 
-def chart_table(chart: Chart, tr: Callable[[str], str], line_stars: dict[int, Sequence[str]] | None = None) -> Table:
+def chart_table(chart: Chart, tr: Callable[[str], str], line_stars: Mapping[int, Sequence[str]] | None = None) -> Table:
     h = chart.hexagram
     ch = chart.changed_hexagram
     title = _hex_title(h, tr)
@@ -223,7 +223,7 @@ def render_cast(
     explain: bool = False,
     use_note: str | None = None,
     sections: Sequence[Any] = (),
-    line_stars: dict[int, Sequence[str]] | None = None,
+    line_stars: Mapping[int, Sequence[str]] | None = None,
 ) -> None:
     tr = _Script(traditional)
     parts: list[Any] = [pillars_panel(chart.pillars, tr), chart_table(chart, tr, line_stars)]
@@ -262,6 +262,7 @@ def _member_text(m: Any, tr: Callable[[str], str]) -> str:
 
 
 def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain: bool) -> list[Any]:
+    """A panel per rule, in the book's order (rules not in it after): what holds first, then near misses."""
     parts: list[Any] = []
     rules = list(dict.fromkeys([*RULE_ORDER, *(f.rule for f in findings)]))
     for rule in rules:
@@ -271,28 +272,32 @@ def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain
         group.sort(key=lambda f: not f.holds)  # what holds first, then near misses
         body: list[Any] = []
         for f in group:
-            mark = Text("✔ " if f.holds else "✘ ", style="bold green" if f.holds else "dim")
-            head = Text.assemble(mark)
-            label = " ".join(
-                x
-                for x in (
-                    f.kind,
-                    f"{f.element.value}局" if (f.element and rule == "局会") else (f.element.value if f.element else None),
-                    f.relative.value if f.relative else None,
-                )
-                if x
-            )
-            head.append(tr(label or rule), style="bold" if f.holds else "dim")
-            if f.lines:
-                head.append(f"  爻 {','.join(map(str, f.lines))}", style="" if f.holds else "dim")
-            if f.members:
-                head.append("  " + " ".join(_member_text(m, tr) for m in f.members), style="cyan" if f.holds else "dim")
-            body.append(head)
-            for r in f.reasons:
-                body.append(Text(f"    {tr(r)}", style="" if f.holds else "dim", overflow="fold"))
-            body.extend(_quote_lines(f.text, tr, explain, dim=not f.holds))
+            body.extend(_finding_lines(f, rule, tr, explain))
         parts.append(Panel(Group(*body), title=tr(rule), title_align="left", box=box.ROUNDED))
     return parts
+
+
+def _finding_lines(f: Any, rule: str, tr: Callable[[str], str], explain: bool) -> list[Any]:
+    """One finding: its head line (mark, label, lines, members), its reasons and its quotes."""
+    dim = "" if f.holds else "dim"
+    head = Text.assemble(Text("✔ " if f.holds else "✘ ", style="bold green" if f.holds else "dim"))
+    head.append(tr(_finding_label(f, rule) or rule), style="bold" if f.holds else "dim")
+    if f.lines:
+        head.append(f"  爻 {','.join(map(str, f.lines))}", style=dim)
+    if f.members:
+        head.append("  " + " ".join(_member_text(m, tr) for m in f.members), style="cyan" if f.holds else "dim")
+    lines: list[Any] = [head]
+    lines.extend(Text(f"    {tr(r)}", style=dim, overflow="fold") for r in f.reasons)
+    lines.extend(_quote_lines(f.text, tr, explain, dim=not f.holds))
+    return lines
+
+
+def _finding_label(f: Any, rule: str) -> str:
+    """Kind, element (a 局 under 局会) and 六亲 of a finding, those it has."""
+    element = None
+    if f.element:
+        element = f"{f.element.value}局" if rule == "局会" else f.element.value
+    return " ".join(x for x in (f.kind, element, f.relative.value if f.relative else None) if x)
 
 
 def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool) -> list[Any]:
