@@ -22,7 +22,8 @@ BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 MONTHS = "寅卯辰巳午未申酉戌亥子丑"  # 正月 … 十二月
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 GANZHI = [STEMS[i % 10] + BRANCHES[i % 12] for i in range(60)]
-DIRECTIONS = {"坎", "艮", "震", "巽", "离", "坤", "兑", "乾", "中宫", "天上"}
+# the eight palaces, 中宫, and 鹤神's stations in heaven (第四十五日上天而居于房北 … 迁南 … 迁西 … 迁东)
+DIRECTIONS = {"坎", "艮", "震", "巽", "离", "坤", "兑", "乾", "中宫", "房北", "房中", "南", "西", "东"}
 BASES = {"month", "season", "month_sanhe", "day_stem", "day_ganzhi", "year_branch", "month_hour", "year_month", "none"}
 KINDS = {"branch", "stem", "direction", "ganzhi", "none"}
 NATURES = {"吉", "凶", "吉凶", "未详"}
@@ -279,6 +280,8 @@ def test_aliases_the_book_gives():
     assert "摧尸煞" in star("yupen")["aliases"]  # 盖以摧尸煞同
     assert "游神" in star("heshen")["aliases"]  # 鹤神，即游神也
     assert "天符" in star("wufu")["aliases"]  # 五符者，即天符也
+    assert "金舆" in star("wufu")["aliases"]  # 故天符为金舆 (and 天符 is 五符)
+    assert "玉辇" in star("difu")["aliases"]  # 地符为玉辇
     assert "部曲" in star("tiancao")["aliases"]  # 部曲即天曹也
     assert "驾马" in star("yima")["aliases"]  # 驾巳马 … 驿马亦从将星而推也
     assert "乾马" in star("tianma")["aliases"]  # 天马，即乾马也
@@ -561,18 +564,25 @@ def test_tianxi_verse():
     assert table("tianxi", variant("tianxi", "按季")["positions"]) == by_season("戌", "丑", "辰", "未")
 
 
-def test_xishen():
-    """喜神法曰：甲己东北乙庚乾，丙辛独位向坤言，丁壬二日离宫上，戊癸东南喜事连。"""
-    assert sets("xishen") == stem_sets({"甲己": ["艮"], "乙庚": ["乾"], "丙辛": ["坤"], "丁壬": ["离"], "戊癸": ["巽"]})
-
-
 def test_xishen_body():
-    """故甲己五遁得丙寅，则喜神在寅也，乙庚五遁得丙戌，则喜神在戌矣。"""
-    branch = sets("xishen", variant("xishen", "五遁")["positions"])
+    """故甲己五遁得丙寅，则喜神在寅也，乙庚五遁得丙戌，则喜神在戌矣 — the primary: one branch, not the palace."""
+    branch = sets("xishen")
     assert branch["甲"] == branch["己"] == {"寅"}
     assert branch["乙"] == branch["庚"] == {"戌"}
-    # and the primary palaces hold them: 艮 = 丑寅, 乾 = 戌亥
-    assert star("xishen")["positions"]["甲"] == ["艮"] and star("xishen")["positions"]["乙"] == ["乾"]
+    # the same rule for the three pairs the body leaves out: where 丙 falls in the 五虎遁
+    # (丙辛 庚寅 … 丙申, 丁壬 壬寅 … 丙午, 戊癸 甲寅 乙卯 丙辰)
+    assert branch == stem_sets({"甲己": ["寅"], "乙庚": ["戌"], "丙辛": ["申"], "丁壬": ["午"], "戊癸": ["辰"]})
+    assert star("xishen")["kind"] == "branch"
+
+
+def test_xishen_verse_is_the_variant():
+    """喜神法曰：甲己东北乙庚乾，丙辛独位向坤言，丁壬二日离宫上，戊癸东南喜事连。"""
+    palace = sets("xishen", variant("xishen", "歌诀")["positions"])
+    assert palace == stem_sets({"甲己": ["艮"], "乙庚": ["乾"], "丙辛": ["坤"], "丁壬": ["离"], "戊癸": ["巽"]})
+    # each primary branch lies in its verse palace (艮 丑寅, 乾 戌亥, 坤 未申, 离 午, 巽 辰巳)
+    cover = {"艮": "丑寅", "乾": "戌亥", "坤": "未申", "离": "午", "巽": "辰巳"}
+    for s in STEMS:
+        assert star("xishen")["positions"][s][0] in cover[palace[s].pop()]
 
 
 # ------------------------------------------------------------------ 天赦 天解 月解 喝散
@@ -583,6 +593,14 @@ def test_tianshe():
     pos = star("tianshe")["positions"]
     assert [pos[m] for m in MONTHS] == [["戊寅"]] * 3 + [["甲午"]] * 3 + [["戊申"]] * 3 + [["甲子"]] * 3
     assert star("tianshe")["kind"] == "ganzhi"
+
+
+def test_tianshe_the_four_days():
+    """先王以二至及春秋首日，大赦天下，故后世以是日为天赦 — 二至 冬至 夏至 (子月 午月), 春秋首日 立春 立秋
+    (they open 寅月 and 申月): not the equinoxes (卯月 酉月)."""
+    four = variant("tianshe", "二至")["positions"]
+    assert {m: v for m, v in four.items() if v} == {"寅": ["戊寅"], "午": ["甲午"], "申": ["戊申"], "子": ["甲子"]}
+    assert four["卯"] == four["酉"] == []
 
 
 def test_tianjie():
@@ -1010,9 +1028,15 @@ HESHEN = {
     "兑": "丁丑 戊寅 己卯 庚辰 辛巳",
     "乾": "壬午 癸未 甲申 乙酉 丙戌 丁亥",
     "坎": "戊子 己丑 庚寅 辛卯 壬辰",
-    "天上": "癸巳 甲午 乙未 丙申 丁酉 戊戌 己亥 庚子 辛丑 壬寅 癸卯 甲辰 乙巳 丙午 丁未",
+    # 第四十五日上天而居于房北，复五日而入房中 … 复二日迁南 … 复三日而迁西 … 复一日而迁东 … 复四日而迁中宫 … 戊申居中
+    "房北": "癸巳 甲午 乙未 丙申 丁酉",
+    "房中": "戊戌 己亥",
+    "南": "庚子 辛丑 壬寅",
+    "西": "癸卯",
+    "东": "甲辰 乙巳 丙午 丁未",
     "中宫": "戊申",
 }
+HEAVEN = ("房北", "房中", "南", "西", "东", "中宫")
 
 
 def test_heshen():
@@ -1022,7 +1046,7 @@ def test_heshen():
     want = {g: [d] for d, days in HESHEN.items() for g in days.split()}
     assert len(want) == 60
     assert pos == want
-    on_earth = [g for g in GANZHI if pos[g][0] not in ("天上", "中宫")]
+    on_earth = [g for g in GANZHI if pos[g][0] not in HEAVEN]
     assert len(on_earth) == 44  # the 45th day from 己酉, 癸巳, it goes up
 
 
@@ -1034,10 +1058,21 @@ def test_heshen_heaven_counts():
         assert GANZHI[i + n] == want
     ccw = variant("heshen", "逆行")["positions"]
     assert ccw["己酉"] == ["艮"] and ccw["乙卯"] == ["坎"] and ccw["戊子"] == ["震"]
+    assert all(ccw[g] == star("heshen")["positions"][g] for g in GANZHI[i : i + 16])  # the same stations in heaven
+    # the other count: each number is the days at the new station (房北 1, 房中 5, 南 2, 西 3, 东 1, 中宫 4)
     stay = variant("heshen", "新居")["positions"]
-    assert [stay[g][0] for g in ("甲辰", "乙巳", "丙午", "丁未", "戊申")] == ["天上", "中宫", "中宫", "中宫", "中宫"]
-    up = variant("heshen", "天上")["positions"]
-    assert up["戊申"] == ["天上"] and up["己酉"] == ["艮"]
+    want = "房北 房中 房中 房中 房中 房中 南 南 西 西 西 东 中宫 中宫 中宫 中宫".split()
+    assert [stay[g][0] for g in GANZHI[i : i + 16]] == want
+    assert [stay[g][0] for g in GANZHI[i : i + 16]].count("中宫") == 4  # 复四日而迁中宫，合太阴之数 … 戊申居中
+    assert stay["己酉"] == ["艮"]
+
+
+def test_heshen_names_a_station_every_day_in_heaven():
+    """The stations, not one label 天上: no table of 鹤神 says 天上."""
+    tables = [star("heshen")["positions"], *(v["positions"] for v in star("heshen")["variants"])]
+    for pos in tables:
+        assert all(pos[g][0] in HEAVEN for g in GANZHI[GANZHI.index("癸巳") :][:16])
+        assert all(v != ["天上"] for v in pos.values())
 
 
 # ------------------------------------------------------------------ 五符十二神
@@ -1162,3 +1197,66 @@ def test_natures_stated_by_the_book():
     for sid in ("tianzhu_xumu", "tianshu", "tianniu", "tianguanfu", "tiangang_gangkui", "hekui"):
         assert star(sid)["nature"] == "凶", sid
     assert star("tianma")["nature"] == "吉凶"
+
+
+# ------------------------------------------------------------------ 经星 五纬 on one line
+
+
+def test_jingxing_wuwei_on_the_top_line_of_qian():
+    """如经星入易，乾之上九降参，又降镇星 — the one mapping the book gives, and no table."""
+    assert star("jingxing")["hexagram_line"] == [{"hexagram": "乾", "line": 6, "name": "参宿"}]
+    assert star("wuwei")["hexagram_line"] == [{"hexagram": "乾", "line": 6, "name": "镇星"}]
+    assert [s["id"] for s in STARS if "hexagram_line" in s] == ["jingxing", "wuwei"]
+
+
+# ------------------------------------------------------------------ names of fixed branches
+
+NAMES = {n["name"]: n for n in tomllib.loads(CATALOGUE.read_text(encoding="utf-8")).get("name", [])}
+
+# 古法以子为帝座，午为端门，卯为雷门，酉为佛境，亥为天门，巳为地户，申为神门，寅为鬼路，辰为天罗，戌为地网，丑为黄泉杀，未为广寒宫也
+GUFA = {
+    "帝座": "子",
+    "端门": "午",
+    "雷门": "卯",
+    "佛境": "酉",
+    "天门": "亥",
+    "地户": "巳",
+    "神门": "申",
+    "鬼路": "寅",
+    "天罗": "辰",
+    "地网": "戌",
+    "黄泉杀": "丑",
+    "广寒宫": "未",
+}
+# 巳为双女宫; 盖火墓在戌 … 故曰文库; 金墓于丑 … 故曰武库也; 丑为刃库; 丑为金库
+OTHER_NAMES = {"双女宫": "巳", "文库": "戌", "武库": "丑", "刃库": "丑", "金库": "丑"}
+
+
+def test_gufa_names_each_name_its_branch():
+    assert {n: v["position"] for n, v in NAMES.items() if v["group"] == "古法宫名"} == GUFA
+    assert {n: v["position"] for n, v in NAMES.items() if v["group"] == "宫名"} == OTHER_NAMES
+    note = next(p for p in CLASSICAL if "古法以子为帝座" in p)
+    for name, branch in GUFA.items():
+        assert f"{branch}为{name}" in note, name
+        assert NAMES[name]["quotes"][0].startswith("古法以子为帝座") and f"{branch}为{name}" in NAMES[name]["quotes"][0]
+
+
+def test_huangquan_spellings():
+    """丑为黄泉杀 — the book writes 杀; 黄泉煞 is the usual spelling."""
+    assert {"黄泉煞", "黄泉"} <= set(NAMES["黄泉杀"]["aliases"])
+
+
+@pytest.mark.parametrize("name", list(NAMES))
+def test_fixed_name_quotes_are_verbatim_and_name_it(name):
+    n = NAMES[name]
+    assert n["quotes"] and n["rule"] and n["notes"]
+    for q in n["quotes"]:
+        hits = [i for i, p in enumerate(CLASSICAL) if q in p]
+        assert hits and min(hits) >= STAR_SECTION_START, q
+    assert name in n["quotes"][0] or any(a in n["quotes"][0] for a in n.get("aliases", []))
+
+
+def test_fixed_names_are_no_star():
+    taken = {s["name"] for s in STARS} | {a for s in STARS for a in s["aliases"]} | {s["id"] for s in STARS}
+    spellings = [x for n in NAMES.values() for x in (n["name"], *n.get("aliases", []))]
+    assert not taken & set(spellings) and len(spellings) == len(set(spellings))

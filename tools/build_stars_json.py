@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from yimao.stars.catalogue import compile_source
+from yimao.stars.catalogue import compile_names, compile_source
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "yimao" / "data"
 
 
 def render() -> str:
-    compiled = compile_source((DATA / "stars.toml").read_text(encoding="utf-8"))
+    source = (DATA / "stars.toml").read_text(encoding="utf-8")
+    compiled = {"stars": compile_source(source), "names": compile_names(source)}
     return json.dumps(compiled, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 

@@ -2,8 +2,10 @@
 
 Most stars are declarative tables over their basis (month, season, the month's 三合, day stem,
 day 干支, year branch, month×hour, year×month). Each carries its verbatim quotes from volume 6
-(checked at load against the shipped text) and its variant readings. The file's header
-documents the format; docs/stars.md documents each derivation.
+(checked at load against the shipped text) and its variant readings. Beside the stars, the
+names the text gives to fixed branches (古法以子为帝座 … 丑为黄泉杀): no star, no table, but a
+name a reader looks up. The file's header documents the format; docs/stars.md documents each
+derivation.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from yimao.texts import Quote, quote
 BASES = ("month", "season", "month_sanhe", "day_stem", "day_ganzhi", "year_branch", "month_hour", "year_month", "none")
 KINDS = ("branch", "stem", "direction", "ganzhi", "none")
 
-# 坎子, 艮丑寅, 震卯, 巽辰巳, 离午, 坤未申, 兑酉, 乾戌亥; 中宫 and 天上 cover no branch.
+# 坎子, 艮丑寅, 震卯, 巽辰巳, 离午, 坤未申, 兑酉, 乾戌亥; 中宫 and 鹤神's stations in heaven
+# (房北 房中 南 西 东) cover no branch: a star there is on no line.
 DIRECTION_BRANCHES: dict[str, tuple[Branch, ...]] = {
     "坎": (Branch.ZI,),
     "艮": (Branch.CHOU, Branch.YIN),
@@ -31,7 +34,11 @@ DIRECTION_BRANCHES: dict[str, tuple[Branch, ...]] = {
     "兑": (Branch.YOU,),
     "乾": (Branch.XU, Branch.HAI),
     "中宫": (),
-    "天上": (),
+    "房北": (),
+    "房中": (),
+    "南": (),
+    "西": (),
+    "东": (),
 }
 
 _BRANCH_KEYS = tuple(b.value for b in BRANCHES)
@@ -75,6 +82,16 @@ Table = dict[str, Any]  # key → tuple[str, ...], or key → {key → tuple[str
 
 # NamedTuples rather than dataclasses: a command's cold start pays for defining these classes and
 # for building the 143 stars, and a NamedTuple is several times cheaper at both.
+class HexagramLine(NamedTuple):
+    """A star the book sets on one line of one hexagram, with no rule (乾之上九降参): shown on
+    that line of a chart whose 本卦 is that hexagram."""
+
+    hexagram: str  # the hexagram's name (乾为天)
+    king_wen: int
+    line: int  # 1 (初爻) … 6 (上爻)
+    name: str  # what stands there (参宿, 镇星)
+
+
 class Variant(NamedTuple):
     reading: str
     reason: str
@@ -99,6 +116,7 @@ class Star(NamedTuple):
     table: Table
     variants: tuple[Variant, ...]
     on_charts: bool = True  # False: a table for reference only (the 阳/阴 halves of 天乙贵人)
+    hexagram_lines: tuple[HexagramLine, ...] = ()  # 经星, 五纬: 乾之上九降参，又降镇星
 
     # A star is its identity (the catalogue holds one of each): it keys caches, so it hashes
     # without walking its tables, as the dataclass with eq=False did.
@@ -146,10 +164,25 @@ class Star(NamedTuple):
         return f"<Star {self.id} {self.name}>"
 
 
+class FixedName(NamedTuple):
+    """A name the text gives to a fixed branch (古法以子为帝座 … 丑为黄泉杀): no star and no
+    table; `yimao star` answers with its branch and sentence, and no chart places it."""
+
+    name: str
+    traditional: str
+    aliases: tuple[str, ...]
+    group: str  # 古法宫名 | 宫名
+    position: str  # the branch
+    rule: str
+    quotes: tuple[Quote, ...]
+    notes: tuple[str, ...]
+
+
 class Catalogue(NamedTuple):
     stars: tuple[Star, ...]
     by_id: dict[str, Star]
     topics: tuple[str, ...]
+    names: tuple[FixedName, ...] = ()
 
     @property
     def by_name(self) -> dict[str, tuple[Star, ...]]:
@@ -162,6 +195,11 @@ class Catalogue(NamedTuple):
         if n in self.by_id:
             return (self.by_id[n],)
         return self.by_name.get(n, ())
+
+    def fixed_name(self, name: str) -> FixedName | None:
+        """The fixed name (帝座, 黄泉杀 …) a text means, in simplified or traditional characters
+        or another spelling (黄泉煞); None if it is none."""
+        return _fixed_names(self.names).get(to_simplified(name.strip()))
 
     def get(self, name: str) -> Star:
         """The one star a name means; an error listing the candidates or the closest names otherwise."""
@@ -181,7 +219,7 @@ class Catalogue(NamedTuple):
 
     def closest(self, name: str) -> tuple[str, ...]:
         n = to_simplified(name.strip())
-        hits = _near(n, self.by_name, 6, 0.4)
+        hits = _near(n, {**self.by_name, **_fixed_names(self.names)}, 6, 0.4)
         hits += closest(n.lower(), self.by_id, 3, 0.6)
         return tuple(dict.fromkeys(hits))[:8] or ("天医", "天德", "驿马")
 
@@ -272,6 +310,53 @@ def _quote_refs(raw: list[str], where: str) -> list[list[str]]:
         raise CatalogueError(f"{where}: {e}", where) from None
 
 
+def _hexagram_lines(raw: Any, where: str) -> list[dict[str, Any]]:
+    from yimao.errors import NotationError
+    from yimao.hexagram import Hexagram
+
+    out = []
+    for h in raw:
+        try:
+            hexagram = Hexagram.parse(h["hexagram"])
+        except NotationError:
+            raise CatalogueError(f"{where}: hexagram_line names no hexagram: {h['hexagram']!r}", where) from None
+        if h["line"] not in range(1, 7) or not h.get("name"):
+            raise CatalogueError(f"{where}: hexagram_line needs a line 1-6 and a name", where)
+        out.append({"hexagram": hexagram.name, "king_wen": hexagram.king_wen, "line": h["line"], "name": h["name"]})
+    return out
+
+
+def compile_names(text: str) -> list[dict[str, Any]]:
+    """The TOML source's fixed names (`[[name]]`), checked (a branch each, quotes verbatim,
+    no name shared with a star) and compiled for `stars.json`."""
+    import tomllib
+
+    data = tomllib.loads(text)
+    taken = {n for s in data["star"] for n in (s["id"], s["name"], *s.get("aliases", []))}
+    out = []
+    for raw in data.get("name", []):
+        name = raw["name"]
+        if position_kind(raw["position"]) != "branch":
+            raise CatalogueError(f"{name}: a fixed name's position is a branch", name)
+        clash = taken.intersection((name, *raw.get("aliases", [])))
+        if clash:
+            raise CatalogueError(f"{name}: also the name of a star or of another fixed name: {sorted(clash)}", name)
+        taken.update((name, *raw.get("aliases", [])))
+        out.append(
+            {
+                "name": name,
+                "traditional": raw.get("traditional") or to_traditional(name),
+                "aliases": raw.get("aliases", []),
+                "group": raw["group"],
+                "position": raw["position"],
+                "rule": raw["rule"],
+                "quotes": _quote_refs(raw["quotes"], name),
+                "notes": raw.get("notes", []),
+            }
+        )
+    return out
+
+
 def compile_source(text: str) -> list[dict[str, Any]]:
     """Validate the TOML source and compile it to the JSON-ready form shipped as `stars.json`:
     every table checked over its whole basis, every quote checked verbatim and resolved to its
@@ -302,6 +387,7 @@ def compile_source(text: str) -> list[dict[str, Any]]:
                 "quotes": _quote_refs(raw["quotes"], sid),
                 "notes": raw.get("notes", []),
                 "place": raw.get("place", True),
+                "hexagram_lines": _hexagram_lines(raw.get("hexagram_line", []), sid),
                 "table": table,
                 "variants": [
                     {
@@ -340,7 +426,8 @@ def catalogue() -> Catalogue:
     from yimao.data import read_bytes
     from yimao.texts import passage
 
-    compiled = orjson.loads(read_bytes("stars.json"))
+    shipped = orjson.loads(read_bytes("stars.json"))
+    compiled = shipped["stars"]
 
     @cache  # stars share half their quotes: one value each
     def shared_quote(pid: str, original: str) -> Quote:
@@ -369,10 +456,35 @@ def catalogue() -> Catalogue:
                 table=_tuples(d["table"]),
                 variants=tuple(Variant(v["reading"], v["reason"], quotes(v["quotes"]), _tuples(v["table"])) for v in d["variants"]),
                 on_charts=d["place"],
+                hexagram_lines=tuple(HexagramLine(h["hexagram"], h["king_wen"], h["line"], h["name"]) for h in d["hexagram_lines"]),
             )
         )
     topics = tuple(dict.fromkeys(t for s in stars for t in s.topics))
-    return Catalogue(tuple(stars), {s.id: s for s in stars}, topics)
+    names = tuple(
+        FixedName(d["name"], d["traditional"], tuple(d["aliases"]), d["group"], d["position"], d["rule"], quotes(d["quotes"]), tuple(d["notes"]))
+        for d in shipped["names"]
+    )
+    return Catalogue(tuple(stars), {s.id: s for s in stars}, topics, names)
+
+
+def fixed_name_dict(fixed: FixedName) -> dict[str, Any]:
+    """What `yimao star` says of a fixed name (its JSON document's `fixed_name`)."""
+    return {
+        "name": fixed.name,
+        "traditional": fixed.traditional,
+        "aliases": list(fixed.aliases),
+        "group": fixed.group,
+        "position": fixed.position,
+        "rule": fixed.rule,
+        "notes": list(fixed.notes),
+        "text": [q.to_dict() for q in fixed.quotes],
+    }
+
+
+@cache
+def _fixed_names(names: tuple[FixedName, ...]) -> dict[str, FixedName]:
+    """Fixed names by simplified name, traditional name and alias."""
+    return {n: f for f in names for n in dict.fromkeys((f.name, to_simplified(f.traditional), *map(to_simplified, f.aliases)))}
 
 
 @cache
