@@ -108,6 +108,9 @@ def _complete_star(incomplete: str) -> list[str]:
     for star in catalogue().stars:
         names.append(star.name)
         names.extend(star.aliases)
+    for fixed in catalogue().names:
+        names.append(fixed.name)
+        names.extend(fixed.aliases)
     return sorted({n for n in names if n.startswith(incomplete)})
 
 
@@ -354,6 +357,8 @@ def star(
             _star_list(cat, json, traditional)
         elif name is None:
             raise NotationError("give a star name, or --list", None, ("天医", "驿马", "--list"))
+        elif (fixed := _fixed_name_of(cat, name)) is not None:
+            _fixed_name(fixed, (date, tz, day_start, year, month, day, hour) if given else None, tz, day_start, json, traditional)
         elif given:
             _star_at(cat.get(name), _basis_strings(date, tz, day_start, year, month, day, hour), json, traditional)
         else:  # the whole table
@@ -362,6 +367,30 @@ def star(
             s = cat.get(name)
             check_unused(tz, day_start)
             _star_table(s, json, traditional)
+
+
+def _fixed_name_of(cat, name: str):
+    """The fixed branch's name (帝座, 黄泉杀 …) `name` means, when it names no star."""
+    return None if cat.find(name) else cat.fixed_name(name)
+
+
+def _fixed_name(fixed, basis_options, tz, day_start, json: bool, traditional: bool) -> None:
+    """`star NAME` for a name of a fixed branch: its branch and sentences, the same for every
+    date (a date or pillars given are still checked, and refused when bad)."""
+    if basis_options is not None:
+        _basis_strings(*basis_options)
+    else:
+        from yimao.pillars import check_unused
+
+        check_unused(tz, day_start)
+    if json:
+        from yimao.stars.catalogue import fixed_name_dict
+
+        _write_json({"schema_version": 1, "fixed_name": fixed_name_dict(fixed)}, traditional)
+        return
+    from yimao.render import make_console, render_fixed_name
+
+    render_fixed_name(fixed, make_console(), traditional=traditional)
 
 
 def _star_list(cat, json: bool, traditional: bool) -> None:

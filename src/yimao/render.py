@@ -446,6 +446,23 @@ def render_star(
     console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(star.name), title_align="left"))
 
 
+def render_fixed_name(fixed: Any, console: Console, *, traditional: bool = False) -> None:
+    """A name the text gives to a fixed branch (帝座, 黄泉杀 …): its branch and sentences."""
+    tr = _Script(traditional)
+    head = Text()
+    head.append(tr(fixed.name), style="bold")
+    if fixed.aliases:
+        head.append(f" ({tr('、'.join(fixed.aliases))})", style="dim")
+    head.append(f"  {tr(fixed.group)}", style="dim")
+    where = Text(f"{tr(fixed.rule)} → ", style="bold")
+    where.append(tr(fixed.position), style="bold yellow")
+    parts: list[Any] = [head, where, Text(tr("宫名，非星：不随年月日移动，无起例，不落卦爻。"), style="dim")]
+    parts.extend(_quote_lines(fixed.quotes, tr, explain=False, dim=False))
+    for n in fixed.notes:
+        parts.append(Text(f"  · {tr(n)}", style="dim", overflow="fold"))
+    console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(fixed.name), title_align="left"))
+
+
 def render_star_list(stars: Sequence[Any], console: Console, traditional: bool = False) -> None:
     tr = _Script(traditional)
     table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六 神煞"), title_justify="left", pad_edge=False)

@@ -1,0 +1,242 @@
+"""The star readings through the commands: 喜神 by the body's branch, 鹤神's stations in heaven,
+金舆 and 玉辇, the names of fixed branches (黄泉杀 …), the two readings of 天赦, 经星 and 五纬 on
+乾's top line. Expectations are typed from the sentences quoted beside them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from yimao.cli import app
+from yimao.stars.catalogue import catalogue
+
+ENV = {**os.environ, "COLUMNS": "140", "TZ": "Asia/Shanghai"}
+runner = CliRunner()
+
+BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
+STEMS = "甲乙丙丁戊己庚辛壬癸"
+GANZHI = [STEMS[i % 10] + BRANCHES[i % 12] for i in range(60)]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "yimao", *args], capture_output=True, env=ENV, timeout=60)
+
+
+def invoke(*args: str):
+    """In process (the many-name cases): exit code, stdout."""
+    r = runner.invoke(app, list(args), env={"COLUMNS": "140", "TZ": "Asia/Shanghai"})
+    return r.exit_code, r.stdout
+
+
+def doc(*args: str) -> dict:
+    code, out = invoke(*args, "--json")
+    assert code == 0, out
+    return json.loads(out)
+
+
+# --- 喜神: 「甲己五遁得丙寅，则喜神在寅也，乙庚五遁得丙戌，则喜神在戌矣」 ------------------------------
+
+
+def test_xishen_jiazi_places_yin():
+    r = run("star", "喜神", "--day", "甲子", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["positions"] == ["寅"]
+    assert [v["positions"] for v in d["variants"]] == [["艮"]]  # the verse's palace, kept as the variant
+    r = run("star", "喜神", "--day", "甲子")
+    assert r.returncode == 0 and "甲子日 → 寅" in r.stdout.decode()
+
+
+# the body's two pairs, and the same 五虎遁 rule for the other three (丙 falls on 申, 午, 辰)
+XISHEN = {"甲": "寅", "己": "寅", "乙": "戌", "庚": "戌", "丙": "申", "辛": "申", "丁": "午", "壬": "午", "戊": "辰", "癸": "辰"}
+
+
+@pytest.mark.parametrize("day", ["甲子", "甲戌", "己卯", "乙丑", "庚午", "丙寅", "辛酉", "丁卯", "壬申", "戊辰", "癸亥", "甲", "己"])
+def test_xishen_every_stem(day):
+    assert doc("star", "喜神", "--day", day)["positions"] == [XISHEN[day[0]]]
+
+
+def _cast_star(sid: str, *args: str):
+    d = doc("cast", *args)
+    return next((s for s in d["stars"] if s["id"] == sid), None), d
+
+
+def test_xishen_on_a_chart_falls_on_the_yin_line_only():
+    """泰 carries 寅 (line 2) and 丑 (line 4): on a 甲 day 喜神 is on line 2, not on the 丑 line of 艮."""
+    s, d = _cast_star("xishen", "--hex", "泰", "--month", "寅", "--day", "甲子")
+    branches = {ln["position"]: ln["branch"] for ln in d["hexagram"]["lines"]}
+    assert branches[2] == "寅" and branches[4] == "丑"
+    assert s["positions"] == ["寅"] and s["lines"] == [2]
+    # 坤 (未巳卯丑亥酉, no 寅 anywhere, static): 喜神 of a 甲 day is on no line
+    s, _ = _cast_star("xishen", "--hex", "坤", "--month", "寅", "--day", "甲子")
+    assert s is None or s["lines"] == []
+
+
+# --- 鹤神: 「第四十五日上天而居于房北，复五日而入房中…复二日迁南…复三日而迁西…复一日而迁东…复四日而迁中宫」 --------
+
+HEAVEN = dict(zip(GANZHI[GANZHI.index("癸巳") :][:16], "房北 房北 房北 房北 房北 房中 房中 南 南 南 西 东 东 东 东 中宫".split()))
+
+
+def test_heshen_heaven_day_names_its_station():
+    r = run("star", "鹤神", "--day", "乙未", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["positions"] == ["房北"]
+
+
+@pytest.mark.parametrize("day", list(HEAVEN))
+def test_heshen_each_day_in_heaven(day):
+    d = doc("star", "鹤神", "--day", day)
+    assert d["positions"] == [HEAVEN[day]]
+    assert all(v["positions"][0] in {"房北", "房中", "南", "西", "东", "中宫"} for v in d["variants"])
+
+
+def test_heshen_on_earth_unchanged():
+    """鹤神自天而降，始践于艮 … 四维六日而更，四正五日而迁: 己酉 艮, 乙卯 震, 壬辰 坎."""
+    assert [doc("star", "鹤神", "--day", g)["positions"] for g in ("己酉", "甲寅", "乙卯", "壬辰")] == [["艮"], ["艮"], ["震"], ["坎"]]
+
+
+def test_heshen_in_heaven_is_on_no_line():
+    """A station in heaven covers no branch: on 庚子 (南) 鹤神 is not on 乾's 午 line (line 4)."""
+    s, d = _cast_star("heshen", "--hex", "乾", "--moving", "4", "--month", "寅", "--day", "庚子")
+    assert {ln["position"]: ln["branch"] for ln in d["hexagram"]["lines"]}[4] == "午"
+    assert s is None or s["lines"] == []
+    # and on an earth day it is: 丙寅 离 → the 午 line
+    s, _ = _cast_star("heshen", "--hex", "乾", "--moving", "4", "--month", "寅", "--day", "丙寅")
+    assert s is not None and s["positions"] == ["离"] and 4 in s["lines"]
+
+
+def test_stars_command_names_the_station():
+    d = doc("stars", "--month", "午", "--day", "癸卯")
+    assert next(s for s in d["stars"] if s["id"] == "heshen")["positions"] == ["西"]
+
+
+# --- 金舆 玉辇: 「故天符为金舆，地符为玉辇」 (五符者，即天符也) -----------------------------------------------
+
+
+@pytest.mark.parametrize("name, sid", [("金舆", "wufu"), ("金輿", "wufu"), ("玉辇", "difu"), ("玉輦", "difu"), ("天符", "wufu")])
+def test_jinyu_yunian(name, sid):
+    r = run("star", name, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["star"]["id"] == sid
+    assert any("故天符为金舆，地符为玉辇" in q["original"] for q in json.loads(r.stdout)["star"]["text"])
+
+
+def test_jinyu_by_day():
+    """甲禄在寅为法，寅乃五符: 金舆 (天符) of a 甲 day is 寅; 玉辇 (地符) two places on, 辰."""
+    assert doc("star", "金舆", "--day", "甲")["positions"] == ["寅"]
+    assert doc("star", "玉辇", "--day", "甲")["positions"] == ["辰"]
+
+
+# --- names of fixed branches: 「古法以子为帝座 … 丑为黄泉杀，未为广寒宫也」 -----------------------------------
+
+FIXED = {
+    "帝座": "子",
+    "端门": "午",
+    "雷门": "卯",
+    "佛境": "酉",
+    "天门": "亥",
+    "地户": "巳",
+    "神门": "申",
+    "鬼路": "寅",
+    "天罗": "辰",
+    "地网": "戌",
+    "黄泉杀": "丑",
+    "黄泉煞": "丑",
+    "广寒宫": "未",
+    "双女宫": "巳",
+    "文库": "戌",
+    "武库": "丑",
+    "刃库": "丑",
+    "金库": "丑",
+}
+
+
+@pytest.mark.parametrize("name", ["黄泉杀", "黄泉煞"])
+def test_huangquan_answers(name):
+    r = run("star", name)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode()
+    assert "丑为黄泉杀" in out and "丑" in out
+    r = run("star", name, "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["fixed_name"]["position"] == "丑"
+
+
+@pytest.mark.parametrize("name", list(FIXED))
+def test_fixed_name_answers_with_its_branch_and_sentence(name):
+    d = doc("star", name)["fixed_name"]
+    assert d["position"] == FIXED[name]
+    assert any(f"{FIXED[name]}为" in q["original"] or "故曰" in q["original"] for q in d["text"])
+    code, out = invoke("star", name)
+    assert code == 0 and FIXED[name] in out
+
+
+@pytest.mark.parametrize("name", ["黃泉殺", "黃泉煞", "帝座", "廣寒宮", "雷門"])
+def test_fixed_name_in_traditional_characters(name):
+    d = doc("star", name, "--traditional")["fixed_name"]
+    assert d["position"] in BRANCHES
+
+
+def test_fixed_name_with_a_basis_is_the_same_and_bad_input_is_refused():
+    assert doc("star", "黄泉杀", "--month", "3")["fixed_name"]["position"] == "丑"
+    r = run("star", "黄泉杀", "--month", "13")
+    assert r.returncode == 2 and r.stdout == b"" and "month" in r.stderr.decode()
+
+
+def test_near_miss_suggests_the_fixed_name():
+    r = run("star", "黄泉殃")
+    assert r.returncode == 2 and "黄泉" in r.stderr.decode()
+
+
+@pytest.mark.parametrize("name", [*FIXED, "金舆", "玉辇"])
+def test_text_search_finds_the_name(name):
+    found = {p["id"] for p in doc("text", name)["passages"]}
+    want = (
+        "6.52" if name in ("金舆", "玉辇") else {"双女宫": "6.36", "文库": "6.23", "武库": "6.23", "刃库": "6.40", "金库": "6.34"}.get(name, "6.17")
+    )
+    assert want in found
+
+
+def test_completion_offers_fixed_names():
+    from yimao.cli import _complete_star
+
+    assert {"黄泉杀", "黄泉煞", "黄泉"} <= set(_complete_star("黄"))
+    assert "金舆" in _complete_star("金")
+
+
+# --- 天赦: season-wide, and 「先王以二至及春秋首日 … 以是日为天赦」 as the variant ---------------------------
+
+
+@pytest.mark.parametrize(
+    "month, primary, four",
+    [
+        ("寅", "戊寅", ["戊寅"]),
+        ("卯", "戊寅", []),
+        ("午", "甲午", ["甲午"]),
+        ("申", "戊申", ["戊申"]),
+        ("酉", "戊申", []),
+        ("子", "甲子", ["甲子"]),
+        ("丑", "甲子", []),
+    ],
+)
+def test_tianshe_readings(month, primary, four):
+    d = doc("star", "天赦", "--month", month)
+    assert d["positions"] == [primary]
+    assert d["variants"] == [{"reading": d["variants"][0]["reading"], "positions": four}]
+    assert "二至" in d["variants"][0]["reading"]
+
+
+# --- 经星 五纬: 「乾之上九降参，又降镇星」 ----------------------------------------------------------------------
+
+
+def test_jingxing_wuwei_data_for_qian():
+    cat = catalogue()
+    (jx,) = cat.by_id["jingxing"].hexagram_lines
+    (ww,) = cat.by_id["wuwei"].hexagram_lines
+    assert (jx.hexagram, jx.king_wen, jx.line, jx.name) == ("乾为天", 1, 6, "参宿")
+    assert (ww.hexagram, ww.king_wen, ww.line, ww.name) == ("乾为天", 1, 6, "镇星")
+    assert all(not s.hexagram_lines for s in cat.stars if s.id not in ("jingxing", "wuwei"))
