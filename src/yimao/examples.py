@@ -133,7 +133,7 @@ def _covers(star_id: str, cases: dict[str, str], branch_of_case: dict[str, str])
 
 def _tiande_on_ding_line() -> dict[str, Any]:
     r = read(CastRequest(hex="兑", moving="4", month="寅", day="甲子"))
-    p = next((p for p in r.stars if p.star.id == "tiande_gan"), None)
+    p = next((p for p in r.stars.placements if p.star.id == "tiande_gan"), None)
     line4 = r.chart.lines[3]
     return {
         "line": f"{line4.line.stem.value}{line4.branch.value}{line4.relative.value}",

@@ -254,7 +254,7 @@ def read_cast(
     topic: str | None = None,
     earth: str = "shui",
 ) -> Any:
-    """`yimao cast`'s reading of its options (a `pipeline.Reading`), with the warning of a
+    """`yimao cast`'s reading of its options (a `pipeline.CastResult`), with the warning of a
     moment seconds from a 节 on stderr."""
     from yimao import pipeline
 

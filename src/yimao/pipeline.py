@@ -81,19 +81,14 @@ _FIELDS = CastRequest._fields
 _KEYS = frozenset(_FIELDS)
 
 
-class Reading(NamedTuple):
+class CastResult(NamedTuple):
+    """What a cast request yields: the chart, its 用神, the rules' findings and the stars on it."""
+
     chart: Chart
     use: Use | None
     findings: tuple[Any, ...]
-    standing: Any  # stars.place.Standing: the stars found on the chart, once
+    stars: Any  # stars.place.ChartStars: the stars found on the chart, once
     topic: str | None
-
-    @property
-    def stars(self) -> tuple[Any, ...]:
-        """The standing stars as `Placement`s, in the catalogue's order."""
-        from yimao.stars.place import placements
-
-        return placements(self.standing)
 
 
 def earth_school(value: str) -> EarthSchool:
@@ -138,15 +133,14 @@ def resolve_pillars(
     return pillars_at(moment, day_start, tz_name=label, tz_source=source, notes=notes)
 
 
-def read(req: CastRequest) -> Reading:
+def read(req: CastRequest) -> CastResult:
     the_cast = Cast.parse(req.hex, req.moving)
     school = earth_school(req.earth)
     p = resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
     chart = build_chart(the_cast, p, school)
     use = resolve_use(chart, req.use) if req.use is not None else None  # "" is given, and wrong
-    analyse, stand = _engines()
-    # without the NamedTuple's Python-level __new__: every line makes one
-    return tuple.__new__(Reading, (chart, use, analyse(chart, use), stand(chart, use=use, topic=req.topic), req.topic))
+    analyse, find_stars = _engines()
+    return CastResult(chart, use, analyse(chart, use), find_stars(chart, use=use, topic=req.topic), req.topic)
 
 
 @cache
@@ -154,18 +148,17 @@ def _engines() -> tuple[Any, Any]:
     """The rules and the stars, imported when a chart first needs them (`yimao pillars` does not),
     and once: an import statement in a function runs the import machinery at every call."""
     from yimao.analysis.run import analyse
-    from yimao.stars.place import stand
+    from yimao.stars.place import find_stars
 
-    return analyse, stand
+    return analyse, find_stars
 
 
 @cache
-def _encoders() -> tuple[Any, Any, Any]:
+def _encoders() -> tuple[Any, Any]:
     """What `document_json` encodes with (see `_engines`)."""
     from yimao.serialize import chart_json, use_json
-    from yimao.stars.place import encoded
 
-    return chart_json, use_json, encoded
+    return chart_json, use_json
 
 
 def use_to_dict(use: Use | None) -> dict[str, Any] | None:
@@ -190,33 +183,16 @@ def use_note(use: Use | None) -> str | None:
     return f"用神 {use.spec}: 爻 {','.join(map(str, use.positions))}"
 
 
-def document(reading: Reading) -> dict[str, Any]:
+def document(result: CastResult) -> dict[str, Any]:
     """The document of `yimao cast --json`, as lists and dicts (to indent, or to put in
-    traditional characters). Its `stars` array is `stars_json`'s encoding, decoded: one
-    encoding for both paths."""
-    import orjson
-
+    traditional characters)."""
     from yimao.serialize import chart_to_dict
-    from yimao.stars import place
 
-    return chart_to_dict(
-        reading.chart,
-        findings=[f.to_dict() for f in reading.findings],
-        stars=orjson.loads(place.stars_json(reading.standing)),
-        line_stars=place.line_ids(reading.standing),
-        use=use_to_dict(reading.use),
-    )
+    return chart_to_dict(result.chart, findings=[f.to_dict() for f in result.findings], stars=result.stars, use=use_to_dict(result.use))
 
 
-def document_json(reading: Reading) -> bytes:
-    """`document(reading)` as `yimao batch` writes it: compact JSON and a newline, byte for byte
-    `dumps(document(reading), compact=True)`, encoded from its parts (`serialize.chart_json`)."""
-    chart_json, use_json, encoded = _encoders()
-    stars, line_stars = encoded(reading.standing)
-    return chart_json(
-        reading.chart,
-        findings=reading.findings,  # encoded from their parts' encodings
-        stars=stars,
-        line_stars=line_stars,
-        use=use_json(reading.use, use_to_dict),
-    )
+def document_json(result: CastResult) -> bytes:
+    """`document(result)` as `yimao batch` writes it: compact JSON and a newline, byte for byte
+    `dumps(document(result), compact=True)`, encoded from its parts (`serialize.chart_json`)."""
+    chart_json, use_json = _encoders()
+    return chart_json(result.chart, findings=result.findings, stars=result.stars, use=use_json(result.use, use_to_dict))

@@ -336,10 +336,10 @@ def render_reading(reading: Any, console: Console, *, traditional: bool = False,
     chart = reading.chart
     # the chart's column shows the stars that act (各伺其动): on a moving line, its 变爻 or a lifted 伏神
     line_stars: dict[int, list[str]] = {}
-    for s in reading.stars:
+    for s in reading.stars.placements:
         for pos in sorted({h.position for h in s.hits if h.moving}):
             line_stars.setdefault(pos, []).append(s.star.name)
-    sections = findings_sections(reading.findings, tr, explain) + stars_section(reading.stars, tr, explain)
+    sections = findings_sections(reading.findings, tr, explain) + stars_section(reading.stars.placements, tr, explain)
     render_cast(
         chart,
         console,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
@@ -409,13 +410,12 @@ def chart_to_dict(
     *,
     findings: list[Mapping[str, Any]] | None = None,
     stars: Any = None,
-    line_stars: Mapping[int, Iterable[str]] | None = None,
     use: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The document of `yimao cast --json`; `stars` is a list of dicts, or that list already
-    encoded (see `pipeline.document`)."""
+    """The document of `yimao cast --json`: the chart with its findings (as dicts), its stars
+    (a `stars.place.ChartStars`) and its 用神 (as a dict)."""
     cast, pillars, lines, features, school = chart
-    line_stars = line_stars or {}
+    line_stars = {} if stars is None else star_ids_by_line(stars)
     pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
     cast_part, changed_part = _CAST_PARTS[cast]
     hexagram = _HEXAGRAM[cast.hexagram].copy()
@@ -436,7 +436,7 @@ def chart_to_dict(
         "changed_hexagram": changed_part,
         "use": dict(use) if use is not None else None,
         "findings": findings if findings is not None else [],
-        "stars": stars if stars is not None else [],
+        "stars": [] if stars is None else stars_to_list(stars),
     }
 
 
@@ -895,19 +895,12 @@ def use_json(use: Any, to_dict: Any) -> bytes:
 _USE_J: dict[Any, bytes] = {}
 
 
-def chart_json(
-    chart: Chart,
-    *,
-    findings: Sequence[Any],
-    stars: Iterable[bytes],
-    line_stars: Mapping[int, bytes],
-    use: bytes = b"null",
-) -> bytes:
+def chart_json(chart: Chart, *, findings: Sequence[Any], stars: Any, use: bytes = b"null") -> bytes:
     """`dumps(chart_to_dict(chart, …), compact=True)`, from encoded parts: `findings` are the
-    `Finding`s (encoded from their parts' encodings), `stars` the document's stars array
-    encoded, in pieces, `line_stars` each line's star ids encoded, `use` the 用神 encoded
-    (`use_json`)."""
+    `Finding`s (encoded from their parts' encodings), `stars` a `stars.place.ChartStars`, `use`
+    the 用神 encoded (`use_json`)."""
     cast, pillars, lines, features, school = chart
+    stars_json, line_stars = _stars_pieces(stars)
     try:
         start, changed = _CAST_J[cast]
         hexagram = _HEXAGRAM_J[school, cast[0]]
@@ -924,7 +917,7 @@ def chart_json(
     for cl in lines:
         pieces = _line_pieces(cl, get(cl[0][0], _NO_STARS), b"},")
         if pieces is None:  # a line built by hand: the plain way
-            pieces = (_json(line_to_dict(cl, _orjson().loads(get(cl[0][0], _NO_STARS)))), b",")
+            pieces = (_json(line_to_dict(cl, star_ids_by_line(stars).get(cl[0][0], ()))), b",")
         parts += pieces
     if lines:
         parts[-1] = parts[-1][:-1] + b"]"  # the last line's comma
@@ -935,6 +928,132 @@ def chart_json(
     parts.append(b',"findings":[')
     _findings_pieces(findings, parts)
     parts.append(b'],"stars":')
-    parts += stars
+    parts += stars_json
     parts.append(b"}\n")
     return b"".join(parts)
+
+
+# --- stars --------------------------------------------------------------------------------------
+#
+# A document's `stars` are the stars standing on its chart (a `stars.place.ChartStars`): each
+# star's entry is what the catalogue says of it and its positions for the chart's pillars
+# (`_star_entry`, once per star and basis key), with where it falls on the chart
+# (`_where_fields`, once per set of the chart's parts), in the catalogue's order.
+
+
+def stars_to_list(stars: Any) -> list[dict[str, Any]]:
+    """The document's `stars`, as dicts."""
+    entries = []
+    for where, day_match, members in stars.groups:
+        fields = _where_fields(where, day_match)
+        for star in members:
+            entries.append((star.index, _star_entry(star) | fields))
+    entries.sort(key=_first)
+    return [entry for _, entry in entries]
+
+
+def _first(pair: tuple[int, Any]) -> int:
+    return pair[0]
+
+
+def star_ids_by_line(stars: Any) -> dict[int, list[str]]:
+    """Each line's stars (on its 本爻, 变爻 or 伏神), by id in the catalogue's order."""
+    per: dict[int, list[tuple[int, str]]] = {}
+    for where, _, members in stars.groups:
+        for pos in where.lines:
+            per.setdefault(pos, []).extend((s.index, s.star.id) for s in members)
+    return {pos: [sid for _, sid in sorted(got)] for pos, got in per.items()}
+
+
+def _star_entry(star: Any) -> dict[str, Any]:
+    """A star's entry for the chart's pillars, the fields of where it falls left None."""
+    s = star.star
+    q = s.quote
+    return {
+        "id": s.id,
+        "name": s.name,
+        "aliases": list(s.aliases),
+        "basis": s.basis,
+        "nature": s.nature,
+        "topics": list(s.topics),
+        # the defining sentence; its modern rendering is in `yimao text <passage>`
+        "text": None if q is None else {"passage": q.passage, "original": q.original},
+        "positions": list(star.positions),
+        **dict.fromkeys(_WHERE_KEYS),
+        "variants": [{"reading": reading, "positions": None if p is None else list(p)} for reading, p in star.variants],
+    }
+
+
+_WHERE_KEYS = ("lines", "hits", "moving", "active", "day_match", "on_use")
+
+
+def _where_fields(where: Any, day_match: bool) -> dict[str, Any]:
+    """Where stars fall on a chart (a `stars.place.StarHits`), as the fields of their entries."""
+    return {
+        "lines": list(where.lines),
+        "hits": [{"position": h.position, "part": h.part, "moving": h.moving} for h in where.hits],
+        "moving": where.moving,
+        "active": where.moving or day_match,
+        "day_match": day_match,
+        "on_use": where.on_use,
+    }
+
+
+def _stars_pieces(stars: Any) -> tuple[list[bytes], dict[int, bytes]]:
+    """The document's `stars` encoded, as pieces to join, and each line's star ids encoded
+    (`stars_to_list` and `star_ids_by_line`, for `chart_json`). An entry is its star's encoding
+    before and after where it falls (once per star and basis key), joined by the fields of
+    where it falls (once per set of parts): one `bytes.join` an entry."""
+    quoted, alone = _quoted_ids()
+    slots: list[bytes | None] = [None] * len(quoted)
+    per: list[list[int]] = [[], [], [], [], [], [], []]  # star indices by line position 1-6
+    for where, day_match, members in stars.groups:
+        join = ((_WHERE_DAY_J if day_match else _WHERE_J).get(where) or _where_json(where, day_match)).join
+        entries, indices = _MEMBERS_J.get(members) or _fill(_MEMBERS_J, _members_json, members)
+        for i, ends in entries:
+            slots[i] = join(ends)
+        for pos in where.lines:
+            per[pos] += indices
+    lines = {}
+    for pos, got in enumerate(per):
+        if len(got) > 1:  # the ids' JSON strings picked in one C call (itemgetter), then joined
+            got.sort()
+            lines[pos] = b"[" + b",".join(itemgetter(*got)(quoted)) + b"]"
+        elif got:
+            lines[pos] = alone[got[0]]
+    return [b"[", b",".join(filter(None, slots)), b"]"], lines
+
+
+def _members_json(members: tuple[Any, ...]) -> tuple[tuple[tuple[int, tuple[bytes, bytes]], ...], tuple[int, ...]]:
+    """Each star's index and its entry encoded up to where it falls and from its `variants`;
+    and the stars' indices."""
+    entries = []
+    for star in members:
+        entry = _star_entry(star)
+        head = _json({k: v for k, v in entry.items() if k not in _WHERE_KEYS and k != "variants"})[:-1] + b","
+        entries.append((star.index, (head, b'"variants":' + _json(entry["variants"]) + b"}")))
+    return tuple(entries), tuple(star.index for star in members)
+
+
+def _where_json(where: Any, day_match: bool) -> bytes:
+    """The fields of where stars fall encoded, with the comma after them."""
+    encoded = _fields(_where_fields(where, day_match)) + b","
+    table = _WHERE_DAY_J if day_match else _WHERE_J
+    if len(table) < _WHERE_J_MAX:  # bounded as the sets of parts are (`stars.place._STAR_HITS`)
+        table[where] = encoded
+    return encoded
+
+
+_MEMBERS_J: dict[tuple[Any, ...], tuple[tuple[tuple[int, tuple[bytes, bytes]], ...], tuple[int, ...]]] = {}  # by a group's stars
+_WHERE_J: dict[Any, bytes] = {}  # by where stars fall (`stars.place.StarHits`), off their day
+_WHERE_DAY_J: dict[Any, bytes] = {}  # and on it (干支 stars on their day)
+_WHERE_J_MAX = 1 << 15
+
+
+@cache
+def _quoted_ids() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """Each star's id as a JSON string, and as a JSON array of it alone, by catalogue index."""
+    from yimao.stars.catalogue import catalogue
+
+    quoted = tuple(_json(s.id) for s in catalogue().stars)
+    return quoted, tuple(b"[" + q + b"]" for q in quoted)
