@@ -161,9 +161,9 @@ def _context(ctx: DateContext) -> tuple[Any, Any, Any, Any]:
     moment, day_start, tz_name, tz_source, jie, next_jie, _ = ctx  # the notes are for stderr
     local, utc = _moment_texts(moment)
     near = ctx.near_jie
-    lunar = ctx.lunar
-    if lunar is not None:
-        year, year_ganzhi, month, leap, day, month_name, day_name = lunar
+    lunar: dict[str, Any] | None = None
+    if ctx.lunar is not None:
+        year, year_ganzhi, month, leap, day, month_name, day_name = ctx.lunar
         lunar = {
             "year": year,
             "year_ganzhi": year_ganzhi,
@@ -235,6 +235,11 @@ _DAY = _Memo(_day_entry)
 _CHANGE = _Memo(_change_entry)
 
 
+@cache
+def _najia(stem: Stem, branch: Branch, relative: Relative) -> dict[str, str]:
+    return {"stem": stem.value, "branch": branch.value, "element": branch.element.value, "relative": relative.value}
+
+
 # Building a dict from a literal costs an insertion per key, while copying a dict costs little
 # more than its memory: a line's dict is a copy of its line's template (the keys in the
 # document's order, with what the line alone decides), then the chart's values are set.
@@ -304,11 +309,6 @@ def line_to_dict(cl: ChartLine, stars: Iterable[str] = ()) -> dict[str, Any]:
     out["relations"], out["tags"] = _RELATIONS[month, day, change]
     out["stars"] = list(stars)
     return out
-
-
-@cache
-def _najia(stem: Stem, branch: Branch, relative: Relative) -> dict[str, str]:
-    return {"stem": stem.value, "branch": branch.value, "element": branch.element.value, "relative": relative.value}
 
 
 def _changed_line(ch: ChangedLine | None) -> dict[str, Any] | None:
@@ -513,7 +513,7 @@ def _fill(table: dict[Any, Any], build: Any, key: Any) -> Any:
 _HEAD_KEYS = ("position", "yang", "moving", "value", "stem", "branch", "element", "relative")
 
 
-def _line_heads(line: Line) -> tuple[tuple[bytes, int], tuple[bytes, int]]:
+def _line_heads(line: Line) -> tuple[tuple[bytes, int], ...]:
     """A line's JSON up to its 六神 (`{"position":…,"relative":…,"spirit":`), with the value
     build_chart gives it: static, and moving (indexed by `moving`)."""
     return tuple((b"{" + _fields({k: t[k] for k in _HEAD_KEYS}) + b',"spirit":', t["value"]) for t in _LINE[line])
@@ -532,9 +532,9 @@ _FEI_LIFTED_J = _Memo(lambda k: _json(k[0]) + b',"lifted":' + _json(k[1]) + b',"
 # list: a line's `relations` and `tags` are joined from its three (keyed by the triple, they
 # were thousands of entries still growing after thousands of charts, each one built the first
 # time it was met). A 伏神's relations are its month's and day's, without the keys after them.
-_MONTH_J: dict[Any, tuple[bytes, bytes]] = {}
+_MONTH_J: dict[Any, tuple[bytes, bytes, bytes]] = {}
 _DAY_J: dict[Any, tuple[bytes, bytes]] = {}
-_CHANGE_J: dict[Any, tuple[bytes, bytes]] = {}
+_CHANGE_J: dict[Any, tuple[bytes, bytes, bytes]] = {}
 # The tags as pieces that need no join: the month's with a comma after them (when it has
 # some), the day's, the change's with a comma before them (when it has some) and the key
 # after the list; right whenever the day has tags (always, when there is a day).
@@ -816,8 +816,8 @@ def _calendar_pieces(p: FourPillars, parts: list[bytes]) -> None:
     else:
         jies = no_near
     local, utc = _moment_texts(moment)
-    key = tz_name, tz_source, day_start
-    conventions = _CONVENTIONS_J.get(key) or _fill(_CONVENTIONS_J, _conventions_json, key)
+    zone = tz_name, tz_source, day_start
+    conventions = _CONVENTIONS_J.get(zone) or _fill(_CONVENTIONS_J, _conventions_json, zone)
     lunar = _lunar_of(o)
     if lunar is None:
         parts += (y, m, d, h, xunkong, yuepo, b'null,"jie":', jies, f'{local}","utc":"{utc}'.encode(), conventions)

@@ -303,7 +303,7 @@ def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None
     t = topic_filter(topic)
     cast, p = chart[0], chart[1]  # fields read directly: Chart.hexagram, Hexagram.shi and
     m = p.month  # FourPillars.month_branch are Python-level properties
-    month, day, year, hour = basis_values(m if m is None or m.__class__ is Branch else m.branch, p.day, p.year, p.hour)
+    month, day, year, hour = basis_values(m if m is None or isinstance(m, Branch) else m.branch, p.day, p.year, p.hour)
     by_bit, present = _parts(chart)
     focus = 1 << cast[0].generation.shi
     if use is not None:
