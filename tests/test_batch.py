@@ -435,11 +435,9 @@ def test_a_defect_on_one_line_is_said_there_and_the_run_goes_on(monkeypatch):
     assert summary.ok == 2 and summary.errors == summary.defects == 1 and len(results) == 3
     assert results[1] == {"line": 2, "error": {"message": "internal error (ZeroDivisionError: made for the test); please report it", "value": None}}
     assert "(1 internal: please report)" in summary.line()
-    from yimao import launch
-
-    monkeypatch.setattr(launch, "stdout", lambda: io.BytesIO())
+    monkeypatch.setattr(batch, "stdout", lambda: io.BytesIO())
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(lines_of(GOOD[:3]))))
-    assert launch.run_batch("-") == 1
+    assert batch.run_file("-") == 1
 
 
 JSON_VALUES = st.recursive(

@@ -532,14 +532,12 @@ def _timeless(err: bytes) -> bytes:
 
 def test_the_completion_instructions_are_typers():
     """launch keeps `_YIMAO_COMPLETE` only for these values; each is one Typer acts on, and every
-    shell Typer registers is among them."""
-    from typer._click.shell_completion import _available_shells
-    from typer.completion import completion_init
+    shell Typer knows is among them."""
+    from typer.completion import Shells
 
     from yimao.launch import COMPLETION_INSTRUCTIONS
 
-    completion_init()
-    assert COMPLETION_INSTRUCTIONS == {f"{i}_{s}" for i in ("complete", "source") for s in _available_shells}
+    assert COMPLETION_INSTRUCTIONS == {f"{i}_{s.value}" for i in ("complete", "source") for s in Shells}
     env = {**STREAM_ENV, "_YIMAO_COMPLETE": "complete_bash", "COMP_WORDS": "yimao pil", "COMP_CWORD": "1"}
     r = shell_run((), env=env)
     assert r.returncode == 0 and r.stdout.split() == [b"pillars"]
@@ -594,3 +592,16 @@ def test_a_repeated_option_from_the_command_line():
     assert r.returncode == 2 and b"'--hex' / '-x': given more than once" in r.stderr
     r = shell_run(("cast", "--hex", "乾", "--month", "3", "--json", "--json"))  # a flag twice changes nothing
     assert r.returncode == 0 and r.stdout == shell_run(("cast", "--hex", "乾", "--month", "3", "--json")).stdout
+
+
+@pytest.mark.parametrize("digits", ["9" * 4301, "0" * 4999 + "23", "1" * 100_000])
+def test_a_day_start_of_any_length_is_bad_input(digits):
+    """`cast … --json --day-start 999…` (4,301 digits and more) was converted with int() outside
+    any try: a traceback. Now the value is said to be wrong, as JSON and as tables, and not echoed
+    whole."""
+    base = ["cast", "--hex", "乾", "--month", "3"]
+    for args in ([*base, "--json", "--day-start", digits], [*base, "--json", f"--day-start={digits}"], [*base, "--day-start", digits]):
+        r = subprocess.run([sys.executable, "-m", "yimao", *args], capture_output=True, env=ENV, timeout=60)
+        assert r.returncode == 2 and r.stdout == b"", r.stderr[-300:]
+        assert b"Invalid value for '--day-start'" in r.stderr and b"Traceback" not in r.stderr
+        assert len(r.stderr) < 400

@@ -1,15 +1,13 @@
-"""The entry point's plain `cast … --json`, read without Typer: it takes exactly the argument
-lists that need no parser, and on them it says what the Typer app says, byte for byte."""
+"""The entry point's own reading of `cast … --json` (launch._plain_cast), kept because it spares
+that command Typer's start-up (docs/performance.md): wherever it takes an argument list, it must
+say what the Typer app says, byte for byte, and what it does not take goes to the app."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_cli import ENV
 from test_fuzz_cli import NEAR, texts
 from typer.testing import CliRunner
 
@@ -20,6 +18,7 @@ ENVIRON = {"COLUMNS": "140", "TZ": "Asia/Shanghai"}
 
 
 def direct(args: list[str]) -> tuple[int, bytes, bytes]:
+    """`yimao ARGS` as the entry point runs a plain `cast … --json`: exit code, stdout, stderr."""
     opts = _plain_cast(args)
     assert opts is not None, args
     with CliRunner().isolation(env=ENVIRON) as (out, err, _):
@@ -34,105 +33,82 @@ def via_typer(args: list[str]) -> tuple[int, bytes, bytes]:
     return r.exit_code, r.stdout_bytes, r.stderr_bytes
 
 
-def agree(args: list[str]) -> tuple[int, bytes, bytes]:
-    d = direct(args)
-    assert d == via_typer(args), args
-    return d
+BASE = ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅"]
+# Taken by the entry point: good casts, a moment near a 节 (a warning on stderr), bad values.
+PLAIN = [
+    ["cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾", "--json"],
+    ["cast", "--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--use", "父", "--json", "-t"],
+    ["cast", "-x", "离之乾", "--date=2026-12-02T10:00+08:00", "--json", "-t", "--day-start", "0"],
+    ["cast", "--hex=101101", "--moving=2,5", "--month=3", "--day=甲子", "--hour", "午", "--year", "丙午", "--json"],
+    ["cast", "--hex", "乾之坤", "--date", "2024-02-04T16:30+08:00", "--json", "--explain"],
+    ["cast", "--hex", "离之乾", "--date", "2026-12-02T23:30", "--tz", "Asia/Tokyo", "--day-start", "0", "--json"],
+    ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--topic", "婚姻", "--earth", "huo", "--json"],
+    ["cast", "--hex", "离之乾", "--month", "13", "--day", "戊寅", "--json"],
+    ["cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--month", "卯", "--json"],
+    ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--day-start", "5", "--json"],
+    ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--earth", "mu", "--json"],
+    ["cast", "--hex", "", "--month", "卯", "--day", "戊寅", "--json"],
+]
+# Left to the app, which says what is wrong or reads what needs a parser.
+NOT_PLAIN = [
+    BASE,  # tables
+    [*BASE, "--json", "--help"],
+    [*BASE, "--json", "-h"],
+    [*BASE, "--json", "--json"],  # repeated
+    [*BASE, "--json", "--hex", "乾"],
+    [*BASE, "--json", "--day-start", "x"],
+    [*BASE, "--json", "--day-start", "２３"],
+    [*BASE, "--json", "--day-start", "9" * 4301],  # beyond int()'s digits
+    [*BASE, "--json", "--day-start", "0" * 20 + "23"],  # 23 or 0 in at most two digits, on both paths
+    [*BASE, "--json", "--json=1"],
+    [*BASE, "--json", "-x离"],  # a short option run together with its value
+    [*BASE, "--json", "--use"],  # no value
+    [*BASE, "--json", "--use", "--json"],
+    ["cast", "--json", "--tz", "-05:00", "--hex", "乾"],  # a value that looks like an option: the parser decides
+    [*BASE, "--json", "extra"],
+    [*BASE, "--json", "--hexx", "乾"],
+    ["cast", "--month", "卯", "--day", "戊寅", "--json"],  # no --hex
+    ["pillars", "--json"],
+    [],
+]
 
 
-def test_which_argument_lists_are_plain():
-    base = ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅"]
-    assert _plain_cast([*base, "--json"]) == {"hex": "离之乾", "month": "卯", "day": "戊寅", "json": True, "day_start": 23}
-    assert _plain_cast(["cast", "-x", "离之乾", "--date=2026-12-02T10:00+08:00", "--json", "-t", "--day-start", "0"]) == {
-        "hex": "离之乾", "date": "2026-12-02T10:00+08:00", "json": True, "traditional": True, "day_start": 0,
-    }  # fmt: skip
-    for args in (
-        base,  # tables, not JSON: Rich anyway
-        [*base, "--json", "--help"],
-        [*base, "--json", "-h"],
-        [*base, "--json", "--json"],  # repeated
-        [*base, "--json", "--hex", "乾"],
-        [*base, "--json", "--day-start", "x"],  # Typer's own message
-        [*base, "--json", "--day-start", "２３"],
-        [*base, "--json", "--json=1"],
-        [*base, "--json", "-x离"],  # a short option run together with its value
-        [*base, "--json", "--use"],  # no value
-        [*base, "--json", "--use", "--json"],
-        ["cast", "--json", "--tz", "-05:00"],  # a value that looks like an option: the parser decides
-        [*base, "--json", "extra"],
-        [*base, "--json", "--hexx", "乾"],
-        ["pillars", "--json"],
-        [],
-    ):
-        assert _plain_cast(args) is None, args
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾", "--json"],
-        ["cast", "--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--use", "父", "--json", "-t"],
-        ["cast", "--hex=101101", "--moving=2,5", "--month=3", "--day=甲子", "--hour", "午", "--year", "丙午", "--json"],
-        ["cast", "--hex", "乾之坤", "--date", "2024-02-04T16:30+08:00", "--json", "--explain"],  # near a 节: the warning
-        ["cast", "--hex", "离之乾", "--date", "2026-12-02T23:30", "--tz", "Asia/Tokyo", "--day-start", "0", "--json"],
-        ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--topic", "婚姻", "--earth", "huo", "--json"],
-        ["cast", "--month", "卯", "--day", "戊寅", "--json"],  # no --hex
-        ["cast", "--hex", "离之乾", "--month", "13", "--day", "戊寅", "--json"],
-        ["cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--month", "卯", "--json"],
-        ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--day-start", "5", "--json"],
-        ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--earth", "mu", "--json"],
-        ["cast", "--hex", "", "--month", "卯", "--day", "戊寅", "--json"],
-    ],
-)
-def test_plain_cast_says_what_typer_says(args):
-    code, out, err = agree(args)
-    assert (code == 0) == (out != b"") and (code in (0, 2))
-    if "2024-02-04T16:30+08:00" in args:
-        assert "立春" in err.decode()
-
-
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(sorted(NEAR)), texts, st.booleans())
-def test_plain_cast_agrees_on_random_values(option, value, equals):
-    """Random and near-miss values in every option: where the plain path takes the arguments, it
-    gives Typer's exit code, stdout and stderr."""
-    base = ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅"]
+@st.composite
+def cast_arguments(draw):
+    """A cast with a random or near-miss value in one option, as `--name value` or `--name=value`."""
+    option, value, equals = draw(st.sampled_from(sorted(NEAR))), draw(texts), draw(st.booleans())
+    base = BASE
     if option == "--tz":  # with a date: a valid zone without one would cast for now, which moves between the two runs
         base = ["cast", "--hex", "离之乾", "--date", "2026-12-02T10:00"]
     elif option in ("--date", "--month", "--day", "--year", "--hour"):
         base = ["cast", "--hex", "离之乾"]
     elif option == "--hex":
         base = ["cast", "--month", "卯", "--day", "戊寅"]
-    args = [*base, *([f"{option}={value}"] if equals else [option, value]), "--json"]
-    if _plain_cast(args) is not None:
-        agree(args)
+    return [*base, *([f"{option}={value}"] if equals else [option, value]), "--json"]
 
 
-def test_the_installed_command_takes_the_plain_path():
-    """`python -m yimao cast … --json` starts without importing Typer, click or Rich."""
-    code = (
-        "import runpy, sys; sys.argv = ['yimao', 'cast', '--hex', '离之乾', '--month', '卯', '--day', '戊寅', '--json'];\n"
-        "try:\n    runpy.run_module('yimao', run_name='__main__')\n"
-        "except SystemExit as e:\n    assert e.code == 0, e.code\n"
-        "sys.stderr.write(' '.join(m for m in ('typer', 'click', 'rich') if m in sys.modules))"
-    )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=ENV, timeout=60)
-    assert r.returncode == 0 and r.stdout.startswith(b'{\n  "schema_version": 1'), r.stderr
-    assert r.stderr == b""
+def _examples(cases, plain):
+    def add(test):
+        for args in reversed(cases):
+            test = example(args=args, plain=plain)(test)
+        return test
+
+    return add
 
 
-@pytest.mark.parametrize("digits", ["9" * 4301, "0" * 4999 + "23", "1" * 100_000])
-def test_a_day_start_of_any_length_is_bad_input(digits):
-    """`cast … --json --day-start 999…` (4,301 digits and more) converted with int() outside any
-    try: a traceback. Beyond the interpreter's digits the plain path hands the arguments to the
-    parser, which says the value is wrong; the tables say the same; a batch line is no concern of
-    the command line."""
-    base = ["cast", "--hex", "乾", "--month", "3"]
-    for args in ([*base, "--json", "--day-start", digits], [*base, "--json", f"--day-start={digits}"], [*base, "--day-start", digits]):
-        if "--json" in args:
-            assert _plain_cast(args) is None
-        r = subprocess.run([sys.executable, "-m", "yimao", *args], capture_output=True, env=ENV, timeout=60)
-        assert r.returncode == 2 and r.stdout == b"", r.stderr[-300:]
-        assert b"Invalid value for '--day-start'" in r.stderr and b"Traceback" not in r.stderr
-        assert len(r.stderr) < 400  # the value is not echoed whole
-    assert _plain_cast([*base, "--json", "--day-start", "0" * 20 + "23"]) is None  # 23 or 0, written in at most two digits, on both paths
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@_examples(PLAIN, True)
+@_examples(NOT_PLAIN, False)
+@given(args=cast_arguments(), plain=st.none())
+def test_cast_json_without_typer_says_what_typer_says(args, plain):
+    """Where the entry point reads `cast … --json` itself, it gives the Typer app's exit code,
+    stdout and stderr; the lists above are taken, or left to the app, as marked."""
+    opts = _plain_cast(args)
+    if plain is not None:
+        assert (opts is not None) == plain, args
+    if opts is not None:
+        code, out, err = direct(args)
+        assert (code, out, err) == via_typer(args), args
+        assert (code == 0) == (out != b"") and code in (0, 2) and b"Traceback" not in err
+        if "2024-02-04T16:30+08:00" in args:
+            assert "立春" in err.decode()

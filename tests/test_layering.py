@@ -1,4 +1,4 @@
-"""DESIGN §2: one direction of dependency; only render imports rich, only cli imports typer."""
+"""One direction of dependency (docs/design.md §2), and no import cycle; only render imports rich, only cli imports typer."""
 
 from __future__ import annotations
 
@@ -24,17 +24,11 @@ ALLOWED = {
     "render": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis", "stars", "solar_terms", "serialize", "pipeline"},
     "cli": None,  # may import everything
     "__main__": {"launch"},
-    "launch": {
-        "errors",
-        "batch",
-        "pipeline",
-        "serialize",
-        "render",
-        "cli",
-    },  # the entry point: `batch FILE` and `cast … --json` here, the rest to cli
+    "output": {"errors", "serialize"},  # the streams, messages, exit codes and writers every command shares
+    "launch": {"errors", "output", "batch", "pipeline", "cli"},  # the entry point: `batch FILE` and `cast … --json` without Typer, the rest to cli
     "__init__": set(),
     "data": set(),  # package data and its reader
-    "batch": {"errors", "pipeline", "serialize"},
+    "batch": {"errors", "pipeline", "serialize", "output", "render"},  # render: the progress bar on a terminal
     "examples": {"errors", "ganzhi", "hexagram", "pipeline", "stars", "texts"},
 }
 
@@ -71,3 +65,66 @@ def test_dependency_direction():
                 if target not in allowed and target != owner:
                     problems.append(f"{path.relative_to(SRC)} imports yimao.{target}")
     assert not problems, problems
+
+
+# --- no import cycle ----------------------------------------------------------------------------
+
+
+def _module_name(path: Path) -> str:
+    parts = ("yimao", *path.relative_to(SRC).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _yimao_imports(path: Path, modules: set[str]) -> set[str]:
+    """The yimao modules a file imports, at any level (a function's body too): `import yimao.x`,
+    `from yimao.x import name` and `from yimao import x` (a module of a package)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            assert node.level == 0, f"{path}: relative import"
+            found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names}
+    return {name for name in found if name in modules}
+
+
+def import_graph() -> dict[str, set[str]]:
+    paths = {_module_name(p): p for p in SRC.rglob("*.py")}
+    modules = set(paths)
+    return {name: _yimao_imports(path, modules) - {name} for name, path in paths.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the graph as the list of its nodes (first = last), or None."""
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        if node in path:
+            return path[path.index(node) :] + [node]
+        if node in done:
+            return None
+        for target in sorted(graph.get(node, ())):
+            cycle = visit(target, path + [node])
+            if cycle:
+                return cycle
+        done.add(node)
+        return None
+
+    for start in sorted(graph):
+        cycle = visit(start, [])
+        if cycle:
+            return cycle
+    return None
+
+
+def test_no_import_cycle_among_yimaos_modules():
+    graph = import_graph()
+    assert "yimao.output" in graph["yimao.cli"] and "yimao.cli" in graph["yimao.launch"]  # the graph sees function-level imports
+    assert find_cycle(graph) is None, " → ".join(find_cycle(graph) or ())
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "d"}, "b": set(), "d": {"d2"}, "d2": {"d"}}) == ["d", "d2", "d"]

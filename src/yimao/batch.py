@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from queue import SimpleQueue
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, BinaryIO, NamedTuple
 
 import orjson
 
-from yimao.errors import YimaoError, brief
+from yimao.errors import NotationError, YimaoError, brief
+from yimao.output import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, best_effort_stderr, err, exit_code, stdout
 from yimao.pipeline import CastRequest, document_json, json_type, read
 from yimao.serialize import dumps
 
@@ -326,3 +329,70 @@ def run(
                 gc.enable()
     summary.seconds = clock() - start
     return summary
+
+
+# --- the command: a file or standard input, the summary on stderr, the exit code -------------------
+
+
+def run_file(file: str) -> int:
+    """`yimao batch FILE` (or - for standard input): the lines answered on stdout, the summary on
+    stderr (a progress bar too when stderr is a terminal); the exit code."""
+    try:
+        if file == "-":
+            stream = _standard_input()
+        else:
+            try:
+                stream = open(file, "rb")
+            except OSError as e:
+                raise NotationError(f"cannot read {file!r}: {e.strerror}", file) from None
+        progress = None
+        on_line = None
+        if _is_terminal(sys.stderr):
+            best_effort_stderr()  # (Rich's bar is drawn there)
+            from yimao.render import line_progress
+
+            size = _regular_file_size(stream)  # a bar over the input's bytes, else a spinner
+            progress, on_line = line_progress(size, stream.tell if size else None)
+        try:
+            summary = run(stream, stdout(), on_line=on_line)
+        finally:
+            if progress is not None:
+                progress.stop()
+            if file != "-":
+                stream.close()
+        err(summary.line())
+    except BaseException as e:
+        return exit_code(e)
+    return EXIT_INTERRUPTED if summary.interrupted else EXIT_INTERNAL if summary.defects else EXIT_USAGE if summary.errors else 0
+
+
+def _standard_input() -> BinaryIO:
+    """Standard input to read requests from: bad input (exit 2) when there is none to read (closed,
+    or open only for writing), said before anything is written. (A directory as stdin never gets
+    here: the interpreter refuses it at start.)"""
+    if sys.stdin is None:
+        raise NotationError("standard input is closed: give the requests on it, or name a FILE", "-")
+    try:
+        import fcntl
+
+        writable_only = fcntl.fcntl(sys.stdin.fileno(), fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY
+    except (AttributeError, ImportError, OSError, ValueError):  # no descriptor (an embedding's stream), or no fcntl: read it as it is
+        writable_only = False
+    if writable_only:
+        raise NotationError("standard input is open only for writing: give the requests on it, or name a FILE", "-")
+    return sys.stdin.buffer
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _regular_file_size(stream: BinaryIO) -> int | None:
+    try:
+        st = os.fstat(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) and st.st_size > 0 else None

@@ -1,10 +1,11 @@
-"""The command line. The only module that imports typer: it declares options, parses them into
-core values, and hands the result to `serialize` (JSON) or `render` (Rich).
+"""The command line. The only module that imports typer: it declares each command's options,
+parses them into core values, and hands the result to `serialize` (the JSON documents) or
+`render` (Rich), writing through `output`.
 
-Exit codes (`launch`): 0 success; 2 bad input (message on stderr, nothing on stdout); 1 yimao's
-own failure or an output that cannot be written; 141 the reader went away. `launch.main` runs
-this app and maps every end of a run; `yimao batch FILE` and a plain `cast … --json` start
-there, without Typer.
+Exit codes (`output.exit_code`): 0 success; 2 bad input (message on stderr, nothing on stdout);
+1 yimao's own failure or an output that cannot be written; 141 the reader went away.
+`launch.main` runs this app and maps every end of a run; `yimao batch FILE` and a plain
+`cast … --json` start there, without Typer.
 """
 
 # No `from __future__ import annotations` here: Typer reads the options from the annotations, and
@@ -21,11 +22,11 @@ import typer
 import typer.main
 
 from yimao.errors import NotationError, shown, small_int
-from yimao.launch import EXIT_INTERNAL, exit_code, read_cast, run_batch
-from yimao.launch import stdout as _stdout
-from yimao.launch import warn_moment as _warn_moment
-from yimao.launch import write_json as _write_json
-from yimao.launch import write_text as _write_text
+from yimao.output import EXIT_INTERNAL, exit_code
+from yimao.output import stdout as _stdout
+from yimao.output import warn_moment as _warn_moment
+from yimao.output import write_json as _write_json
+from yimao.output import write_text as _write_text
 
 app = typer.Typer(
     name="yimao",
@@ -59,7 +60,7 @@ class _Command(typer.core.TyperCommand):
 @contextmanager
 def _guard() -> Iterator[None]:
     """Map the core's error family to exit code 2 and anything unexpected to 1, never a traceback
-    (`launch.exit_code`)."""
+    (`output.exit_code`)."""
     try:
         yield
     except typer.Exit:
@@ -125,7 +126,7 @@ SHELLS = ("bash", "zsh", "fish", "powershell")
 
 def completion_script(shell: str) -> str:
     """The completion script of a shell, generated from this app by Typer."""
-    from typer._completion_shared import get_completion_script
+    from typer.completion import get_completion_script
 
     if shell not in SHELLS:
         raise NotationError(f"unknown shell {shell!r}", shell, SHELLS)
@@ -227,15 +228,18 @@ def cast(
     Example: yimao cast --hex 大畜之离 --month 卯 --day 戊寅 --use 父
     """
     with _guard():
-        reading = read_cast(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
-        if json:
-            from yimao.pipeline import document
+        from yimao.pipeline import CastRequest, document, read
 
-            _write_json(document(reading), traditional)
+        if hex is None:
+            raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
+        result = read(CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth))
+        _warn_moment(result.chart.pillars)
+        if json:
+            _write_json(document(result), traditional)
             return
         from yimao.render import make_console, render_reading
 
-        render_reading(reading, make_console(), traditional=traditional, explain=explain)
+        render_reading(result, make_console(), traditional=traditional, explain=explain)
 
 
 @app.command(cls=_Command)
@@ -256,9 +260,9 @@ def pillars(
         p = resolve_pillars(date, tz, day_start, None, None, None, None)
         _warn_moment(p)
         if json:
-            from yimao.serialize import SCHEMA_VERSION, calendar_to_dict
+            from yimao.serialize import pillars_document
 
-            _write_json({"schema_version": SCHEMA_VERSION, **calendar_to_dict(p)}, traditional)
+            _write_json(pillars_document(p), traditional)
             return
         from yimao.render import make_console, render_pillars
 
@@ -282,24 +286,17 @@ def hex_(
 
         c = Cast.parse(spec, moving)
         if json:
-            from yimao.serialize import SCHEMA_VERSION, changed_to_dict, hexagram_to_dict
+            from yimao.serialize import hexagram_document
 
-            chart = build_chart(c)
-            doc = {
-                "schema_version": SCHEMA_VERSION,
-                "cast": {"spec": c.spec(), "coins": c.coins(), "moving": sorted(c.moving)},
-                "hexagram": hexagram_to_dict(c.hexagram),
-                "changed_hexagram": changed_to_dict(chart),
-            }
-            _write_json(doc, traditional)
+            _write_json(hexagram_document(build_chart(c)), traditional)
             return
         from yimao.render import make_console, render_hexagram
 
         console = make_console()
         if c.moving:
-            from yimao.render import _Script, chart_table
+            from yimao.render import render_chart_table
 
-            console.print(chart_table(build_chart(c), _Script(traditional)))
+            render_chart_table(build_chart(c), console, traditional)
         else:
             render_hexagram(c.hexagram, console, traditional)
 
@@ -384,9 +381,9 @@ def _fixed_name(fixed, basis_options, tz, day_start, json: bool, traditional: bo
 
         check_unused(tz, day_start)
     if json:
-        from yimao.stars.catalogue import fixed_name_dict
+        from yimao.serialize import fixed_name_document
 
-        _write_json({"schema_version": 1, "fixed_name": fixed_name_dict(fixed)}, traditional)
+        _write_json(fixed_name_document(fixed), traditional)
         return
     from yimao.render import make_console, render_fixed_name
 
@@ -396,10 +393,9 @@ def _fixed_name(fixed, basis_options, tz, day_start, json: bool, traditional: bo
 def _star_list(cat, json: bool, traditional: bool) -> None:
     """`star --list`: the catalogue, grouped as the book groups it."""
     if json:
-        groups: dict[str, list] = {}
-        for s in cat.stars:
-            groups.setdefault(s.group, []).append({"id": s.id, "name": s.name, "basis": s.basis, "nature": s.nature, "placed": s.placed})
-        _write_json({"schema_version": 1, "groups": [{"group": g, "stars": m} for g, m in groups.items()]}, traditional)
+        from yimao.serialize import star_list_document
+
+        _write_json(star_list_document(cat.stars), traditional)
         return
     from yimao.render import make_console, render_star_list
 
@@ -408,21 +404,14 @@ def _star_list(cat, json: bool, traditional: bool) -> None:
 
 def _star_at(s, basis_strings, json: bool, traditional: bool) -> None:
     """`star NAME` with a date or pillars: where the star stands for them."""
-    from yimao.stars.place import positions_for, star_meta
+    from yimao.stars.place import positions_for
 
     _, m, d, y, h = basis_strings
     pos, variants = positions_for(s, m, d, y, h)
     if json:
-        _write_json(
-            {
-                "schema_version": 1,
-                "star": star_meta(s),
-                "basis": {"year": y, "month": m, "day": d, "hour": h},
-                "positions": list(pos),
-                "variants": [{"reading": r, "positions": list(v) if v is not None else None} for r, v in variants],
-            },
-            traditional,
-        )
+        from yimao.serialize import star_positions_document
+
+        _write_json(star_positions_document(s, {"year": y, "month": m, "day": d, "hour": h}, pos, variants), traditional)
         return
     from yimao.render import make_console, render_star
 
@@ -438,18 +427,10 @@ def _star_at(s, basis_strings, json: bool, traditional: bool) -> None:
 
 def _star_table(s, json: bool, traditional: bool) -> None:
     """`star NAME` alone: the star's whole table and its variants."""
-    from yimao.stars.place import star_meta, table_to_dict
-
     if json:
-        _write_json(
-            {
-                "schema_version": 1,
-                "star": star_meta(s),
-                "table": table_to_dict(s.table),
-                "variants": [{"reading": v.reading, "reason": v.reason, "table": table_to_dict(v.table)} for v in s.variants],
-            },
-            traditional,
-        )
+        from yimao.serialize import star_table_document
+
+        _write_json(star_table_document(s), traditional)
         return
     from yimao.render import make_console, render_star
 
@@ -474,37 +455,16 @@ def stars(
     """
     with _guard():
         from yimao.pipeline import resolve_pillars
-        from yimao.stars.catalogue import basis_values, catalogue
-        from yimao.stars.place import star_meta
+        from yimao.stars.catalogue import basis_values
+        from yimao.stars.place import stars_at
 
         p = resolve_pillars(date, tz, day_start, year, month, day, hour)
         _warn_moment(p)
-        m, d, y, h = basis_values(p.month_branch, p.day, p.year, p.hour)
-        rows = []
-        for s in catalogue().stars:
-            if not s.placed:
-                continue
-            pos = s.lookup(s.table, m, d, y, h)
-            variants = tuple((v.reading, s.lookup(v.table, m, d, y, h)) for v in s.variants)
-            rows.append((s, pos, variants))
+        rows = stars_at(*basis_values(p.month_branch, p.day, p.year, p.hour))
         if json:
-            from yimao.serialize import pillars_to_dict
+            from yimao.serialize import stars_document
 
-            _write_json(
-                {
-                    "schema_version": 1,
-                    "basis": pillars_to_dict(p),
-                    "stars": [
-                        {
-                            **star_meta(s),
-                            "positions": list(pos) if pos is not None else None,
-                            "variants": [{"reading": r, "positions": list(v) if v is not None else None} for r, v in variants],
-                        }
-                        for s, pos, variants in rows
-                    ],
-                },
-                traditional,
-            )
+            _write_json(stars_document(p, rows), traditional)
             return
         from yimao.render import make_console, render_stars_for
 
@@ -524,7 +484,9 @@ def batch(
 
     Example: yimao batch requests.jsonl > charts.jsonl
     """
-    code = run_batch(file)
+    from yimao.batch import run_file
+
+    code = run_file(file)
     if code:
         raise typer.Exit(code)
 
@@ -547,10 +509,9 @@ def text(
         if query is None:
             ps = texts.passages()
             if json:
-                _write_json(
-                    {"schema_version": 1, "query": None, "passages": [{"id": p.id, "first_words": p.first_words} for p in ps]},
-                    traditional,
-                )
+                from yimao.serialize import passage_list_document
+
+                _write_json(passage_list_document(ps), traditional)
                 return
             from yimao.render import make_console, render_passage_list
 
@@ -562,16 +523,9 @@ def text(
 
             raise UnknownNameError(f"no passage of volume 6 matches {query!r}", query, tuple(texts.RULE_PASSAGES) + ("6.01", "天医"))
         if json:
-            _write_json(
-                {
-                    "schema_version": 1,
-                    "query": query,
-                    "passages": [
-                        {"id": p.id, "number": p.number, "original": p.original, "vernacular": p.vernacular, "notes": list(p.notes)} for p in found
-                    ],
-                },
-                traditional,
-            )
+            from yimao.serialize import passages_document
+
+            _write_json(passages_document(query, found), traditional)
             return
         from yimao.render import make_console, render_passages
 
@@ -592,14 +546,15 @@ def examples(
         from yimao.examples import run_all
 
         results = run_all()
-        bad = sum(not r["agrees"] for r in results)
         if json:
-            _write_json({"schema_version": 1, "examples": results, "agree": len(results) - bad, "disagree": bad}, traditional)
+            from yimao.serialize import examples_document
+
+            _write_json(examples_document(results), traditional)
         else:
             from yimao.render import make_console, render_examples
 
             render_examples(results, make_console(), traditional=traditional, explain=explain)
-        if bad:
+        if not all(r["agrees"] for r in results):
             raise typer.Exit(EXIT_INTERNAL)
 
 
@@ -659,9 +614,3 @@ def main() -> None:
 
         completion_init()  # Typer's shell classes, PowerShell included
     click_command(sys.argv[1:])(prog_name="yimao")
-
-
-if __name__ == "__main__":
-    from yimao.launch import main as launch_main
-
-    launch_main()

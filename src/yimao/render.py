@@ -138,6 +138,11 @@ def _hex_title(h: Hexagram, tr: Callable[[str], str]) -> str:
     return f"{h.unicode} {tr(h.name)}  {tr(h.palace.value)}{tr('宫')}{tr(h.generation.value)}"
 
 
+def render_chart_table(chart: Chart, console: Console, traditional: bool = False) -> None:
+    """The 纳甲 chart of a cast with its 变爻 and 伏神, without pillars or findings (`yimao hex` of a cast that moves)."""
+    console.print(chart_table(chart, _Script(traditional)))
+
+
 def render_hexagram(h: Hexagram, console: Console, traditional: bool = False) -> None:
     tr = _Script(traditional)
     table = Table(box=box.SIMPLE_HEAD, title=_hex_title(h, tr), title_justify="left", pad_edge=False)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from functools import cache
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
 from yimao.ganzhi import Branch, Element, Stem
@@ -24,7 +24,16 @@ from yimao.pillars import DateContext, FourPillars, _lunar_of
 from yimao.script import to_traditional
 from yimao.solar_terms import Jie
 
+if TYPE_CHECKING:
+    from yimao.stars.catalogue import FixedName, Star
+    from yimao.texts import Passage
+
 SCHEMA_VERSION = 1
+
+
+def document(**parts: Any) -> dict[str, Any]:
+    """A document of any command: `schema_version`, then its parts in the order given."""
+    return {"schema_version": SCHEMA_VERSION, **parts}
 
 
 def _s(x: object) -> str | None:
@@ -421,23 +430,22 @@ def chart_to_dict(
     hexagram = _HEXAGRAM[cast.hexagram].copy()
     hexagram["features"] = list(features)
     hexagram["lines"] = [line_to_dict(cl, line_stars.get(cl.line.position, ())) for cl in lines]
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "cast": cast_part,
-        "pillars": pillars,
-        "xunkong": xunkong,
-        "yuepo": yuepo,
-        "lunar": lunar,
-        "jie": jie,
-        "near_jie": near_jie,
-        "conventions": conventions,
-        "earth_school": school._value_,
-        "hexagram": hexagram,
-        "changed_hexagram": changed_part,
-        "use": dict(use) if use is not None else None,
-        "findings": findings if findings is not None else [],
-        "stars": [] if stars is None else stars_to_list(stars),
-    }
+    return document(
+        cast=cast_part,
+        pillars=pillars,
+        xunkong=xunkong,
+        yuepo=yuepo,
+        lunar=lunar,
+        jie=jie,
+        near_jie=near_jie,
+        conventions=conventions,
+        earth_school=school._value_,
+        hexagram=hexagram,
+        changed_hexagram=changed_part,
+        use=dict(use) if use is not None else None,
+        findings=findings if findings is not None else [],
+        stars=[] if stars is None else stars_to_list(stars),
+    )
 
 
 @cache
@@ -450,6 +458,117 @@ def _cast(cast: Cast) -> dict[str, Any]:
 # the template of its `hexagram`, the head with `features` and `lines` to fill in.
 _CAST_PARTS = _Memo(lambda cast: (_cast(cast), _changed(cast)))
 _HEXAGRAM = _Memo(lambda h: {**_hexagram_head(h), "features": None, "lines": None})
+
+
+# --- the documents of the other commands --------------------------------------------------
+
+
+def pillars_document(p: FourPillars) -> dict[str, Any]:
+    """`yimao pillars --json`: the pillars of a moment with its calendar."""
+    return document(**calendar_to_dict(p))
+
+
+def hexagram_document(chart: Chart) -> dict[str, Any]:
+    """`yimao hex --json`: a cast without a date, its hexagram and its 之卦."""
+    return document(cast=_cast(chart.cast), hexagram=hexagram_to_dict(chart.cast.hexagram), changed_hexagram=changed_to_dict(chart))
+
+
+def star_meta(star: Star) -> dict[str, Any]:
+    """What `yimao star` and `yimao stars` say of a star besides its positions."""
+    return {
+        "id": star.id,
+        "name": star.name,
+        "traditional": star.traditional,
+        "aliases": list(star.aliases),
+        "group": star.group,
+        "basis": star.basis,
+        "kind": star.kind,
+        "nature": star.nature,
+        "topics": list(star.topics),
+        "rule": star.rule,
+        "notes": list(star.notes),
+        "text": [q.to_dict() for q in star.quotes],
+    }
+
+
+def table_to_dict(table: Mapping[str, Any]) -> dict[str, Any]:
+    """A star's table (tuples of positions, or tables by a further key) as lists and dicts."""
+    return {k: (list(v) if isinstance(v, tuple) else table_to_dict(v)) for k, v in table.items()}
+
+
+def _positions(positions: Sequence[str] | None) -> list[str] | None:
+    return list(positions) if positions is not None else None
+
+
+def star_list_document(stars: Iterable[Star]) -> dict[str, Any]:
+    """`yimao star --list --json`: the catalogue, grouped as the book groups it."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for s in stars:
+        groups.setdefault(s.group, []).append({"id": s.id, "name": s.name, "basis": s.basis, "nature": s.nature, "placed": s.placed})
+    return document(groups=[{"group": g, "stars": members} for g, members in groups.items()])
+
+
+def star_table_document(star: Star) -> dict[str, Any]:
+    """`yimao star NAME --json`: a star's whole table, and its variants'."""
+    variants = [{"reading": v.reading, "reason": v.reason, "table": table_to_dict(v.table)} for v in star.variants]
+    return document(star=star_meta(star), table=table_to_dict(star.table), variants=variants)
+
+
+def star_positions_document(
+    star: Star,
+    basis: Mapping[str, str | None],
+    positions: Sequence[str] | None,
+    variants: Iterable[tuple[str, Sequence[str] | None]],
+) -> dict[str, Any]:
+    """`yimao star NAME --json` with a date or pillars: where the star stands for their basis values."""
+    return document(
+        star=star_meta(star),
+        basis=dict(basis),
+        positions=_positions(positions),
+        variants=[{"reading": r, "positions": _positions(v)} for r, v in variants],
+    )
+
+
+def fixed_name_document(fixed: FixedName) -> dict[str, Any]:
+    """`yimao star NAME --json` for the name of a fixed branch (帝座, 黄泉杀 …)."""
+    return document(
+        fixed_name={
+            "name": fixed.name,
+            "traditional": fixed.traditional,
+            "aliases": list(fixed.aliases),
+            "group": fixed.group,
+            "position": fixed.position,
+            "rule": fixed.rule,
+            "notes": list(fixed.notes),
+            "text": [q.to_dict() for q in fixed.quotes],
+        }
+    )
+
+
+def stars_document(p: FourPillars, rows: Iterable[tuple[Star, Sequence[str] | None, Iterable[tuple[str, Sequence[str] | None]]]]) -> dict[str, Any]:
+    """`yimao stars --json`: every placed star's positions (and its variants') for the pillars."""
+    stars = [
+        {**star_meta(s), "positions": _positions(pos), "variants": [{"reading": r, "positions": _positions(v)} for r, v in variants]}
+        for s, pos, variants in rows
+    ]
+    return document(basis=pillars_to_dict(p), stars=stars)
+
+
+def passage_list_document(passages: Iterable[Passage]) -> dict[str, Any]:
+    """`yimao text --json` without a query: every passage's id and first words."""
+    return document(query=None, passages=[{"id": p.id, "first_words": p.first_words} for p in passages])
+
+
+def passages_document(query: str, passages: Iterable[Passage]) -> dict[str, Any]:
+    """`yimao text QUERY --json`: the passages found, whole."""
+    found = [{"id": p.id, "number": p.number, "original": p.original, "vernacular": p.vernacular, "notes": list(p.notes)} for p in passages]
+    return document(query=query, passages=found)
+
+
+def examples_document(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """`yimao examples --json`: each worked example recomputed, and how many agree with the book."""
+    bad = sum(not r["agrees"] for r in results)
+    return document(examples=list(results), agree=len(results) - bad, disagree=bad)
 
 
 def traditional(doc: Any) -> Any:

@@ -467,20 +467,6 @@ def catalogue() -> Catalogue:
     return Catalogue(tuple(stars), {s.id: s for s in stars}, topics, names)
 
 
-def fixed_name_dict(fixed: FixedName) -> dict[str, Any]:
-    """What `yimao star` says of a fixed name (its JSON document's `fixed_name`)."""
-    return {
-        "name": fixed.name,
-        "traditional": fixed.traditional,
-        "aliases": list(fixed.aliases),
-        "group": fixed.group,
-        "position": fixed.position,
-        "rule": fixed.rule,
-        "notes": list(fixed.notes),
-        "text": [q.to_dict() for q in fixed.quotes],
-    }
-
-
 @cache
 def _fixed_names(names: tuple[FixedName, ...]) -> dict[str, FixedName]:
     """Fixed names by simplified name, traditional name and alias."""

@@ -348,28 +348,6 @@ def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = Non
     return find_stars(chart, use=use, topic=topic).placements
 
 
-def star_meta(star: Star) -> dict[str, Any]:
-    """What `yimao star` and `yimao stars` say of a star besides its positions."""
-    return {
-        "id": star.id,
-        "name": star.name,
-        "traditional": star.traditional,
-        "aliases": list(star.aliases),
-        "group": star.group,
-        "basis": star.basis,
-        "kind": star.kind,
-        "nature": star.nature,
-        "topics": list(star.topics),
-        "rule": star.rule,
-        "notes": list(star.notes),
-        "text": [q.to_dict() for q in star.quotes],
-    }
-
-
-def table_to_dict(table: dict[str, Any]) -> dict[str, Any]:
-    return {k: (list(v) if isinstance(v, tuple) else table_to_dict(v)) for k, v in table.items()}
-
-
 BASIS_NEEDS = {
     "month": ("month",),
     "season": ("month",),
@@ -404,3 +382,16 @@ def positions_for(
     pos = star.lookup(star.table, month, day, year, hour)
     variants = tuple((v.reading, star.lookup(v.table, month, day, year, hour)) for v in star.variants)
     return pos, variants
+
+
+def stars_at(
+    month: str | None, day: str | None, year: str | None, hour: str | None
+) -> list[tuple[Star, tuple[str, ...] | None, tuple[tuple[str, tuple[str, ...] | None], ...]]]:
+    """Every star with a rule, with its positions (and each variant's) for basis strings; None
+    where the basis lacks what the star is read from (`yimao stars`)."""
+    rows = []
+    for s in catalogue().stars:
+        if s.placed:
+            variants = tuple((v.reading, s.lookup(v.table, month, day, year, hour)) for v in s.variants)
+            rows.append((s, s.lookup(s.table, month, day, year, hour), variants))
+    return rows
