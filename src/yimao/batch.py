@@ -186,7 +186,7 @@ class Writer:
             if count:
                 if self.error is None:
                     try:
-                        self._write(chunk)
+                        self._write(chunk)  # type: ignore[arg-type]  # lines only: the end (None) was popped
                     except BaseException as e:  # the output failed: the caller stops at its next put
                         self.error = e
                 self._written += count
@@ -283,9 +283,10 @@ def run(
     gc.disable()
     writer = Writer(out)
     try:
+        items: Iterable[bytes | int] = lines
         if hasattr(lines, "readline"):  # a stream: read line by line, in bounded memory
-            lines = read_lines(lines)  # type: ignore[arg-type]
-        for n, raw in enumerate(lines, 1):
+            items = read_lines(lines)  # type: ignore[arg-type]
+        for n, raw in enumerate(items, 1):
             if isinstance(raw, int):  # a line too long, read past (`read_lines`)
                 result: bytes | dict[str, Any] = too_long(n, raw)
             else:
@@ -302,7 +303,7 @@ def run(
                         raise
                     result = error_object(n, f"internal error ({type(e).__name__}: {e}); please report it", None)
                     summary.defects += 1
-            if type(result) is bytes:
+            if isinstance(result, bytes):
                 writer.put(result)
                 summary.ok += 1
             else:

@@ -36,7 +36,7 @@ def err(message: str) -> None:
     except AttributeError:  # closed from the start (None)
         pass
     except (OSError, ValueError):
-        sys.stderr = None  # type: ignore[assignment]  # no more tries, and none at exit: its flush would fail again (exit 120)
+        sys.stderr = None  # no more tries, and none at exit: its flush would fail again (exit 120)
 
 
 def stdout() -> BinaryIO:
@@ -158,7 +158,7 @@ def _drop_stdout() -> None:
         fd = sys.stdout.fileno()
         null = os.open(os.devnull, os.O_WRONLY)
     except (AttributeError, OSError, ValueError):
-        sys.stdout = None  # type: ignore[assignment]
+        sys.stdout = None
         return
     os.dup2(null, fd)
     os.close(null)

@@ -99,7 +99,7 @@ class Variant(NamedTuple):
     table: Table
 
 
-class Star(NamedTuple):
+class _StarFields(NamedTuple):
     id: str
     name: str
     traditional: str
@@ -117,6 +117,13 @@ class Star(NamedTuple):
     variants: tuple[Variant, ...]
     on_charts: bool = True  # False: a table for reference only (the 阳/阴 halves of 天乙贵人)
     hexagram_lines: tuple[HexagramLine, ...] = ()  # 经星, 五纬: 乾之上九降参，又降镇星
+
+
+class Star(_StarFields):
+    """A star of the catalogue: its names, group, basis, nature, topics, rule, sentences, table
+    and variant readings."""
+
+    __slots__ = ()
 
     # A star is its identity (the catalogue holds one of each): it keys caches, so it hashes
     # without walking its tables, as the dataclass with eq=False did.
