@@ -6,9 +6,25 @@ import pytest
 
 from yimao.chart import Source, build_chart, resolve_use, spirits_for
 from yimao.errors import UnknownNameError
-from yimao.ganzhi import STEMS, Stage, Stem, Vigour
-from yimao.hexagram import HEXAGRAMS, Cast
-from yimao.pillars import pillars_given
+from yimao.ganzhi import (
+    BRANCHES,
+    CYCLE,
+    JINSHEN,
+    STEMS,
+    TUISHEN,
+    EarthSchool,
+    GanZhi,
+    Stage,
+    Stem,
+    Vigour,
+    chong,
+    liuhe,
+    stage,
+    tomb,
+    vigour,
+)
+from yimao.hexagram import HEXAGRAMS, Cast, Relative, all_casts
+from yimao.pillars import FourPillars, branch_of, pillars_given
 
 
 def test_six_spirits_by_day_stem():
@@ -127,3 +143,71 @@ def test_vigour_strong_and_relative_of():
     for e in Element:
         for palace in Element:
             assert Relative.of(e, palace).value == table[element_relation(palace, e)]
+
+
+def test_moving_lines_in_another_collection():
+    # a cast built with its moving lines as a tuple, a list or a set reads as with a frozenset
+    h = HEXAGRAMS[29]
+    p = FourPillars(None, CYCLE[3], CYCLE[40], None)
+    expected = build_chart(Cast(h, frozenset({2, 5})), p).lines
+    for moving in ((2, 5), [2, 5], {2, 5}):
+        assert build_chart(Cast(h, moving), p).lines == expected
+
+
+@pytest.mark.parametrize("day", [CYCLE[0], BRANCHES[4], None])
+def test_spirits_need_the_day_stem(day):
+    c = build_chart(Cast.parse("离"), FourPillars(day=day))
+    expected = spirits_for(day.stem) if isinstance(day, GanZhi) else (None,) * 6
+    assert tuple(cl.spirit for cl in c.lines) == expected
+
+
+def _pillar_sets(i: int):
+    """A month and a day for cast i: a 干支 or a bare branch or none, in rotation."""
+    pillars = (None, *BRANCHES, *CYCLE)
+    return pillars[(i * 7) % len(pillars)], pillars[(i * 13 + 5) % len(pillars)]
+
+
+def test_every_relation_of_every_cast_follows_its_definition():
+    """RULES §0 line by line, over all 4096 casts and every kind of month and day, in both earth
+    schools: each relation against the primitives it is defined by."""
+    for i, cast in enumerate(all_casts()):
+        month, day = _pillar_sets(i)
+        school = EarthSchool.HUO if i % 3 == 0 else EarthSchool.SHUI
+        c = build_chart(cast, FourPillars(None, month, day, None), school)
+        mb, db = branch_of(month), branch_of(day)
+        xk = day.xunkong if isinstance(day, GanZhi) else None
+        h, changed = cast.hexagram, cast.changed
+        hidden = {hl.position: hl for hl in h.hidden}
+        for cl, line in zip(c.lines, h.lines):
+            p, b = line.position, line.branch
+            moving = p in cast.moving
+            assert (cl.line, cl.moving, cl.shi, cl.ying) == (line, moving, p == h.shi, p == h.ying)
+            assert cl.value == ((9 if line.yang else 6) if moving else (7 if line.yang else 8))
+            for br, rel_m, rel_d, mv in ((b, cl.month, cl.day, moving),) + (
+                ((hidden[p].branch, cl.hidden.month, cl.hidden.day, False),) if p in hidden else ()
+            ):
+                if mb is None:
+                    assert rel_m is None
+                else:
+                    assert (rel_m.vigour, rel_m.po, rel_m.he) == (vigour(br.element, mb), chong(br, mb), liuhe(br, mb))
+                if db is None:
+                    assert rel_d is None
+                    continue
+                assert (rel_d.stage, rel_d.he, rel_d.chong) == (stage(br.element, db, school), liuhe(br, db), chong(br, db))
+                assert rel_d.kong == (br in xk if xk is not None else None)
+                strong = rel_m is not None and rel_m.vigour.strong
+                assert rel_d.andong == (chong(br, db) and not mv and strong)
+                assert rel_d.ripo == (chong(br, db) and not mv and not strong)
+            if p in hidden:
+                assert cl.hidden.line is hidden[p] and cl.hidden.lifted is moving
+            if not moving:
+                assert cl.changed is None and cl.change is None
+                continue
+            cb = changed.lines[p - 1].branch
+            assert cl.changed.branch is cb and cl.changed.relative is Relative.of(cb.element, h.palace.element)
+            ch = cl.change
+            assert (ch.jin, ch.tui) == (JINSHEN.get(b) is cb, TUISHEN.get(b) is cb)
+            assert (ch.mu, ch.jue) == (cb is tomb(b.element, school), stage(b.element, cb, school) is Stage.JUE)
+            assert (ch.he, ch.chong) == (liuhe(b, cb), chong(b, cb))
+            assert ch.kong == (cb in xk if xk is not None else None)
+            assert ch.po == (chong(cb, mb) if mb is not None else None)

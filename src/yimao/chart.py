@@ -4,17 +4,21 @@ The relations are RULES §0 of the project: per line against 月建 and 日辰, 
 against its 变爻, per 伏神 against its 飞神, per hexagram. Whatever needs a pillar that was
 not given is None. The analysis rules (`yimao.analysis`) and the stars read charts; they never
 recompute these relations.
+
+`build_chart` reads a cast line by line. The relation functions are cached (`functools.cache`)
+on what each depends on — a branch and a pillar's branch, a few flags, the earth school — so
+that a chart looks its relations up rather than working them out again: their domains are
+finite and small (a few thousand entries in all).
 """
 
 # No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
 # annotation at class creation, a cost every start of the program would pay.
 from enum import Enum
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from yimao.errors import UnknownNameError, shown
 from yimao.ganzhi import (
-    BRANCHES,
     JINSHEN,
     TUISHEN,
     Branch,
@@ -31,8 +35,8 @@ from yimao.ganzhi import (
     tomb,
     vigour,
 )
-from yimao.hexagram import _BY_CODE, _MASKS, Cast, Hexagram, HiddenLine, Line, Relative, Trigram
-from yimao.pillars import FourPillars, branch_of
+from yimao.hexagram import Cast, Hexagram, HiddenLine, Line, Relative, Trigram
+from yimao.pillars import FourPillars
 
 
 class Spirit(Enum):
@@ -220,30 +224,26 @@ def _tags(month: MonthRelation | None, day: DayRelation | None, change: ChangeRe
 
 
 @cache
-def month_relation(element: Element, branch: Branch, month: Branch) -> MonthRelation:
-    me = month.element
+def month_relation(branch: Branch, month: Branch) -> MonthRelation:
+    """A branch against the 月建: 旺相休囚死, 月破 (the month 冲 it), 月合, and 月生, 月克 or 月扶."""
+    element, me = branch.element, month.element
     effect = "月扶" if me is element else "月生" if me.generates is element else "月克" if me.overcomes is element else None
     return MonthRelation(vigour(element, month), chong(branch, month), liuhe(branch, month), effect)
 
 
 @cache
-def day_relation(
-    element: Element,
-    branch: Branch,
-    day: Branch,
-    xunkong: tuple[Branch, Branch] | None,
-    month_vigour: Vigour | None,
-    moving: bool,
-    school: EarthSchool,
-) -> DayRelation:
-    de = day.element
+def day_relation(branch: Branch, day: Branch, kong: bool | None, moving: bool, strong: bool, school: EarthSchool) -> DayRelation:
+    """A branch against the 日辰 `day`: its 十二长生 stage at the day, 日生, 日克 or 日扶, 日合,
+    日冲; `kong` is its 旬空 in the day's 旬 (None when the day's stem is not known). A static
+    line 冲 by the day is 暗动 when `strong` (旺相 in the month), else 日破; a moving line is
+    neither."""
+    element, de = branch.element, day.element
     effect = "日扶" if de is element else "日生" if de.generates is element else "日克" if de.overcomes is element else None
     is_chong = chong(branch, day)
     static_chong = is_chong and not moving
-    strong = month_vigour is not None and month_vigour.strong
     return DayRelation(
         stage=stage(element, day, school),
-        kong=(branch in xunkong) if xunkong is not None else None,
+        kong=kong,
         effect=effect,
         he=liuhe(branch, day),
         chong=is_chong,
@@ -253,18 +253,17 @@ def day_relation(
 
 
 @cache
-def change_relation(
-    branch: Branch, changed: Branch, xunkong: tuple[Branch, Branch] | None, month: Branch | None, school: EarthSchool
-) -> ChangeRelation:
-    """A moving line of `branch` against its 变爻 `changed`."""
+def change_relation(branch: Branch, changed: Branch, kong: bool | None, po: bool | None, school: EarthSchool) -> ChangeRelation:
+    """A moving line of `branch` against its 变爻 `changed`. `kong` and `po` are the 变爻's own
+    旬空 and 月破 (化空, 化破), None when the day's stem or the month is not known."""
     e, ce = branch.element, changed.element
     huitou = "回头生" if ce.generates is e else "回头克" if ce.overcomes is e else None
     return ChangeRelation(
         huitou=huitou,
         jin=JINSHEN.get(branch) is changed,
         tui=TUISHEN.get(branch) is changed,
-        kong=(changed in xunkong) if xunkong is not None else None,
-        po=(chong(changed, month)) if month is not None else None,
+        kong=kong,
+        po=po,
         mu=changed is tomb(e, school),
         jue=stage(e, changed, school) is Stage.JUE,
         he=liuhe(branch, changed),
@@ -273,9 +272,9 @@ def change_relation(
 
 
 @cache
-def _changed_line(changed_h: Hexagram, position: int, palace: Element) -> ChangedLine:
-    cl = changed_h.lines[position - 1]
-    return ChangedLine(position, cl.yang, cl.stem, cl.branch, Relative.of(cl.branch.element, palace))
+def changed_line(line: Line, palace: Element) -> ChangedLine:
+    """A 变爻: the `line` of the 之卦, its 六亲 counted in the original palace (element `palace`)."""
+    return ChangedLine(line.position, line.yang, line.stem, line.branch, Relative.of(line.branch.element, palace))
 
 
 _FEI_FU = {"同": "比和", "生": "飞生伏", "克": "飞克伏", "被生": "伏生飞", "被克": "伏克飞"}
@@ -297,11 +296,10 @@ _FANYIN_TRIGRAMS = {
 }
 
 
-@cache
 def hexagram_features(h: Hexagram, changed: Hexagram | None) -> tuple[str, ...]:
     """六冲卦, 六合卦, 游魂, 归魂, and 伏吟/反吟 of the inner or outer trigram where the 之卦 warrants it."""
-    # One entry per cast; a cast not seen yet is assembled from the parts below, which depend
-    # on one hexagram or one pair of trigrams each (the order of the labels is theirs, in turn).
+    # Assembled from parts that depend on one hexagram or one pair of trigrams each (the order
+    # of the labels is theirs, in turn): 4,096 casts, but 64 hexagrams and 64 pairs of trigrams.
     if changed is None:
         return _own_features(h)
     return (
@@ -395,232 +393,98 @@ class Chart(NamedTuple):
         return tuple(out)
 
 
-# --- building a chart ---------------------------------------------------------------------
-#
-# build_chart runs for every chart, so it reads the relations from tables instead of calling
-# the relation functions above line by line: a chart depends on its month only through the
-# month table (one per month pillar), on its day only through the day table (one per day pillar
-# and earth school), and on its cast only through the rows of its hexagram and the hexagram's
-# table of its 64 sets of moving lines. The tables are filled from the functions above on first
-# use and hold finite domains (72 month and 144 day tables, 64 hexagrams, 288 pairs of branches
-# and schools), so memory stays bounded; a test compares every entry with the function it
-# stands for, and whole charts with the direct computation. Hashing a 7-argument cache key per
-# line cost more than the rest of a chart; indexing these tables by `Branch.index` costs little.
+# --- building a chart -----------------------------------------------------------------------
 
-_new = tuple.__new__  # positional construction without NamedTuple's Python-level __new__
 _NO_PILLARS = FourPillars()
-_SHUI, _HUO = EarthSchool.SHUI, EarthSchool.HUO  # an enum class attribute is a slow lookup
-_SCHOOL_INDEX = {_SHUI: 0, _HUO: 1}
-
-# The day table has three day relations per branch: [0] for a static line not 旺相 in the month
-# (or with no month: 日冲 is then 日破), [1] for a static line 旺相 in the month (日冲 is 暗动),
-# [2] for a moving line. 旬空 (day table) and 月冲 (month table) of a branch, which decide 化空
-# and 化破 of a 变爻 of that branch, are 0 (False), 1 (True) or 2 (not known): `kong * 3 + po`
-# indexes the change relations of `_change_rels`.
-_STATES = (False, True, None)
+_NO_SPIRITS = (None,) * 6
+# A NamedTuple built from a tuple of its fields in order: its own __new__ is a Python-level
+# function, which made building a chart's lines cost three times as much.
+_make = tuple.__new__
 
 
-@cache
-def _month_table(month: "GanZhi | Branch") -> tuple[tuple[MonthRelation, ...], tuple[int, ...], tuple[int, ...]]:
-    """Per branch index: the month relation of a line of that branch, whether it is 旺相 (0/1),
-    and whether the month 冲 it (化破 of a 变爻 of that branch, 0/1)."""
-    return _month_branch_table(branch_of(month))  # the month's branch alone: 12 tables, not 60
+class _HexagramLine(NamedTuple):
+    """What a line of a hexagram is before a cast moves it or the pillars read it."""
+
+    line: Line
+    shi: bool
+    ying: bool
+    hidden: HiddenLine | None  # the 伏神 under it
+    fei: str | None  # the line, as 飞神, against that 伏神
 
 
 @cache
-def _month_branch_table(m: Branch) -> tuple[tuple[MonthRelation, ...], tuple[int, ...], tuple[int, ...]]:
-    """`_month_table` of the months of branch `m`."""
-    rels = tuple(month_relation.__wrapped__(b.element, b, m) for b in BRANCHES)
-    return rels, tuple(int(r.vigour.strong) for r in rels), tuple(int(chong(b, m)) for b in BRANCHES)
-
-
-_NO_MONTH = ((None,) * 12, (0,) * 12, (2,) * 12)
-
-
-@cache
-def _day_table(
-    day: "GanZhi | Branch", school: EarthSchool
-) -> tuple[tuple[tuple[DayRelation, DayRelation, DayRelation], ...], tuple[int, ...], tuple[Spirit | None, ...]]:
-    """Per branch index: the three day relations (see above) and 旬空 (0/1/2); and the 六神 of
-    lines 1-6."""
-    if not isinstance(day, GanZhi):  # a bare day branch: no stem, so no 旬空 and no 六神
-        return tuple([_day_rels(x, day, None, school) for x in BRANCHES]), (2,) * 12, (None,) * 6
-    # A line's day relations depend on the day's 旬 only through 旬空 of the line's branch: the
-    # table is read off its branch's (12 per school, where the days are 60), two rows in 空.
-    xk = day.xunkong
-    kong = tuple([int(x in xk) for x in BRANCHES])
-    rows = _day_branch_table(day.branch, school)
-    return tuple([row[k] for row, k in zip(rows, kong)]), kong, spirits_for(day.stem)
-
-
-def _day_rels(x: Branch, day: Branch, xk: tuple[Branch, ...] | None, school: EarthSchool) -> tuple[DayRelation, DayRelation, DayRelation]:
-    """The three day relations (see above) of a line of branch `x`."""
-    rel = day_relation.__wrapped__
-    e = x.element
-    return rel(e, x, day, xk, None, False, school), rel(e, x, day, xk, Vigour.WANG, False, school), rel(e, x, day, xk, None, True, school)
-
-
-@cache
-def _day_branch_table(day: Branch, school: EarthSchool) -> tuple[tuple[tuple[DayRelation, ...], tuple[DayRelation, ...]], ...]:
-    """Per branch index: the three day relations of a line of that branch on a day of branch
-    `day`, the branch not 旬空 [0] and 旬空 [1]."""
-    out = []
-    for x in BRANCHES:
-        rels = _day_rels(x, day, (), school)
-        # positional construction: NamedTuple._replace is a Python-level call through a dict
-        out.append((rels, tuple([_new(DayRelation, (r[0], True, *r[2:])) for r in rels])))
-    return tuple(out)
-
-
-_NO_DAY = (((None, None, None),) * 12, (2,) * 12, (None,) * 6)
-
-
-@cache
-def _change_rels(branch: Branch, changed: Branch, school: EarthSchool) -> tuple[ChangeRelation, ...]:
-    """The change relation of `branch` moving into `changed`, by 化空 and 化破 (`kong * 3 + po`)."""
-    b = change_relation.__wrapped__(branch, changed, None, None, school)
-    # positional construction: NamedTuple._replace is a Python-level call through a dict
-    return tuple(_new(ChangeRelation, (b[0], b[1], b[2], k, p, *b[5:])) for k in _STATES for p in _STATES)
-
-
-@cache
-def _change_rels_by_school(branch: Branch, changed: Branch) -> tuple[tuple[ChangeRelation, ...], tuple[ChangeRelation, ...]]:
-    """`_change_rels` for each school (`_SCHOOL_INDEX`): one lookup per moving line of a cast met
-    for the first time, not two."""
-    return _change_rels(branch, changed, _SHUI), _change_rels(branch, changed, _HUO)
-
-
-@cache
-def _rows(h: Hexagram) -> tuple[tuple, ...]:
-    """Per line of a hexagram what does not depend on the pillars or the moving lines:
-    (line, position, branch index, 世, 应, value static, value moving, 伏神, its branch index, 飞伏)."""
+def hexagram_lines(h: Hexagram) -> tuple[_HexagramLine, ...]:
+    """The lines of `h`, 1-6, each with its 世 or 应 and the 伏神 under it."""
     under = {hl.position: hl for hl in h.hidden}
     out = []
     for line in h.lines:
-        p = line.position
-        hl = under.get(p)
-        out.append(
-            (
-                line,
-                p,
-                line.branch.index,
-                p == h.shi,
-                p == h.ying,
-                7 if line.yang else 8,
-                9 if line.yang else 6,
-                hl,
-                None if hl is None else hl.branch.index,
-                None if hl is None else fei_fu(line.branch.element, hl.branch.element),
-            )
-        )
+        hl = under.get(line.position)
+        fei = fei_fu(line.branch.element, hl.branch.element) if hl is not None else None
+        out.append(_HexagramLine(line, line.position == h.shi, line.position == h.ying, hl, fei))
     return tuple(out)
 
 
-def _cast_entry(h: Hexagram, moving: frozenset[int]) -> tuple:
-    """What a chart of the cast (h, moving) takes from the cast alone: the 之卦, the features,
-    and per position None (a static line) or (变爻, its branch index, its change relations by
-    school, each by `kong * 3 + po`)."""
-    mask = _MASKS.get(moving)
-    if mask is None:  # moving lines given as some other collection than a frozenset
-        mask = _MASKS[frozenset(moving)]
-    if not mask:
-        return None, _own_features(h), (None,) * 6
-    # A cast's entry is its two trigrams' parts joined (see _half), which are fewer (1024) and
-    # shared: a run meets most of them long before it has met half of the 4096 casts.
-    lows, highs = _halves(h)
-    k = mask & 7
-    lo = lows[k] or _fill_half(lows, h, 1, k)
-    k = mask >> 3
-    hi = highs[k] or _fill_half(highs, h, 4, k)
-    changed_h = _BY_CODE[h.code ^ mask]
-    return changed_h, _own_features(h) + _changed_features(changed_h) + lo[1] + hi[1], lo[0] + hi[0]
-
-
-@cache
-def _halves(h: Hexagram) -> tuple[list[Any], list[Any]]:
-    """`_half` of each trigram of `h` (lower, upper) by its moving lines (3 bits, bit 0 its
-    first line), filled as casts come."""
-    return [None] * 8, [None] * 8
-
-
-def _fill_half(table: list[Any], h: Hexagram, first: int, k: int) -> tuple[tuple[Any, ...], tuple[str, ...]]:
-    # A half depends on the hexagram only through its trigram there and its palace's element:
-    # the 64 hexagrams' 1,024 halves are some 640 (fewer than 500 met in thousands of charts).
-    t = h.lower if first == 1 else h.upper
-    key = t.code | k << 3 | first << 6 | h.palace.element.index << 9
-    v = _HALVES.get(key)
-    if v is None:
-        v = _HALVES[key] = _half(h, first, k)
-    table[k] = v
-    return v
-
-
-_HALVES: dict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
-
-
-def _half(h: Hexagram, first: int, k: int) -> tuple[tuple[Any, ...], tuple[str, ...]]:
-    """The part of `_cast_entry` the trigram of `h` from position `first` gives, its lines
-    moving as `k` (bits): its three positions' moves, and its 伏吟/反吟. A 变爻 is the line
-    of the trigram its own trigram changes into: the other trigram takes no part."""
-    flipped = _BY_CODE[h.code ^ k << (first - 1)]  # this trigram changed, the other not
-    palace = h.palace.element
-    moves = []
-    for p in range(first, first + 3):
-        if not k >> (p - first) & 1:
-            moves.append(None)
-            continue
-        _p, yang, stem, cb, _r = flipped.lines[p - 1]
-        changed = _new(ChangedLine, (p, yang, stem, cb, Relative.of(cb.element, palace)))
-        moves.append((changed, cb.index, _change_rels_by_school(h.lines[p - 1].branch, cb)))
-    if first == 1:
-        features = _trigram_features("内卦", h.lower, flipped.lower)
-    else:
-        features = _trigram_features("外卦", h.upper, flipped.upper)
-    return tuple(moves), features
-
-
-_CASTS: dict[Cast, tuple] = {}  # `_cast_entry` by cast, each built at its first chart: at most 4096
-
-
-def _cast_table(h: Hexagram) -> dict[frozenset[int], tuple]:
-    """`_cast_entry` for every set of moving lines of `h` (64): what `build_chart` reads, entry
-    by entry (tests)."""
-    sets = (frozenset(i + 1 for i in range(6) if mask >> i & 1) for mask in range(64))
-    return {moving: _cast_entry(h, moving) for moving in sets}
-
-
 def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSchool = EarthSchool.SHUI) -> Chart:
+    """`cast` read against `pillars`, line by line (RULES §0): each line against the month and
+    the day; a moving line's 变爻 and the change; the 伏神 under a line against its 飞神, the
+    month and the day."""
     if pillars is None:
         pillars = _NO_PILLARS
     h, moving = cast
-    try:
-        entry = _CASTS.get(cast)
-    except TypeError:  # moving lines given as some other collection than a frozenset
-        entry = _cast_entry(h, frozenset(moving))
-    if entry is None:  # built when first met, not for all 64 casts of a hexagram: a single command
-        entry = _CASTS[cast] = _cast_entry(h, moving)  # casts one chart
-    changed_h, features, moves = entry
-    month = pillars.month
-    mrels, strong, po = _NO_MONTH if month is None else _month_table(month)
-    day = pillars.day
-    drels, kong, spirits = _NO_DAY if day is None else _day_table(day, school)
-    si = _SCHOOL_INDEX[school]
+    if isinstance(moving, frozenset):
+        changed_h = cast.changed
+    else:  # moving lines given as some other collection
+        changed_h = Cast(h, frozenset(moving)).changed
+    palace = h.palace.element
+    month, day = pillars.month, pillars.day
+    if isinstance(month, GanZhi):
+        month = month.branch
+    yuepo = month.opposite if month is not None else None  # 月破: the branch the month 冲
+    spirits: tuple[Spirit | None, ...]
+    if isinstance(day, GanZhi):  # a 干支 day: its 旬空 and its 六神 are known
+        xunkong, spirits, day = day.xunkong, spirits_for(day.stem), day.branch
+    else:
+        xunkong, spirits = None, _NO_SPIRITS
+    changed_lines = changed_h.lines if changed_h is not None else ()
     lines = []
-    for (line, _p, bi, shi, ying, v_static, v_moving, hl, hbi, fei), spirit, move in zip(_rows(h), spirits, moves):
-        if move is None:
-            mv = False
-            changed = crel = None
-            drel = drels[bi][strong[bi]]
-            value = v_static
+    for (line, shi, ying, hidden_line, fei), spirit in zip(hexagram_lines(h), spirits):
+        branch = line.branch
+        is_moving = line.position in moving
+        kong = branch in xunkong if xunkong is not None else None
+        month_rel, day_rel = line_relations(branch, is_moving, month, day, kong, school)
+        changed = change = None
+        if is_moving:
+            changed = changed_line(changed_lines[line.position - 1], palace)
+            cb = changed.branch
+            kong = cb in xunkong if xunkong is not None else None  # 化空: the 变爻 旬空
+            po = cb is yuepo if month is not None else None  # 化破: the 变爻 月破
+            change = change_relation(branch, cb, kong, po, school)
+        hidden = None
+        if hidden_line is not None:
+            hb = hidden_line.branch
+            kong = hb in xunkong if xunkong is not None else None
+            hidden_month, hidden_day = line_relations(hb, False, month, day, kong, school)
+            # a 伏神 is lifted when its 飞神 moves (发动飞爻而相挈)
+            hidden = _make(Hidden, (hidden_line, fei, hidden_month, hidden_day, is_moving))
+        if line.yang:
+            value = 9 if is_moving else 7
         else:
-            mv = True
-            changed, cbi, crels = move
-            crel = crels[si][kong[cbi] * 3 + po[cbi]]
-            drel = drels[bi][2]
-            value = v_moving
-        hidden = None if hl is None else _new(Hidden, (hl, fei, mrels[hbi], drels[hbi][strong[hbi]], mv))
-        lines.append(_new(ChartLine, (line, mv, value, spirit, shi, ying, hidden, changed, mrels[bi], drel, crel)))
-    return _new(Chart, (cast, pillars, tuple(lines), features, school))
+            value = 6 if is_moving else 8
+        lines.append(_make(ChartLine, (line, is_moving, value, spirit, shi, ying, hidden, changed, month_rel, day_rel, change)))
+    return _make(Chart, (cast, pillars, tuple(lines), hexagram_features(h, changed_h), school))
+
+
+@cache
+def line_relations(
+    branch: Branch, moving: bool, month: Branch | None, day: Branch | None, kong: bool | None, school: EarthSchool
+) -> tuple[MonthRelation | None, DayRelation | None]:
+    """A line (or a 伏神) of `branch` against the month and the day, each None when that pillar
+    is not given; `kong`: the branch is 旬空 (None when the day's stem is not known)."""
+    month_rel = month_relation(branch, month) if month is not None else None
+    if day is None:
+        return month_rel, None
+    strong = month_rel is not None and month_rel.vigour.strong
+    return month_rel, day_relation(branch, day, kong, moving, strong, school)
 
 
 # --- 用神 -------------------------------------------------------------------------------------
