@@ -1,4 +1,4 @@
-"""六害 (RULES §4): 世应相害 over all 64 hexagrams, and the 害 on the 用神 / 世."""
+"""六害 (docs/rules.md §4): 世应相害 over all 64 hexagrams, and the 害 on the 用神 / 世."""
 
 from __future__ import annotations
 

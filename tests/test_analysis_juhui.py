@@ -1,4 +1,4 @@
-"""局会 (RULES §2): the book's five worked examples, and one case per exception clause."""
+"""局会 (docs/rules.md §2): the book's five worked examples, and one case per exception clause."""
 
 from __future__ import annotations
 

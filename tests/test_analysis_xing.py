@@ -1,4 +1,4 @@
-"""三刑, 真刑, 三刑全, 刑冲并见 and 墓开 (RULES §3)."""
+"""三刑, 真刑, 三刑全, 刑冲并见 and 墓开 (docs/rules.md §3)."""
 
 from __future__ import annotations
 

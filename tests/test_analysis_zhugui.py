@@ -1,4 +1,4 @@
-"""助鬼伤身 (RULES §1): the book's worked examples, and one case per exception clause."""
+"""助鬼伤身 (docs/rules.md §1): the book's worked examples, and one case per exception clause."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The calendar against an independent astronomical reference and the conventions of DESIGN §1.
+"""The calendar against an independent astronomical reference and the conventions of docs/conventions.md.
 
 The reference is tests/data/jie_reference.csv, made by tools/build_jie_reference.py with
 PyEphem (not tyme4py), and tests/oracle_calendar.py, plain arithmetic on that table.

@@ -1,4 +1,4 @@
-"""The chart layer: 六神, 变爻 六亲 against the original palace, line relations (RULES §0)."""
+"""The chart layer: 六神, 变爻 六亲 against the original palace, line relations (docs/rules.md §0)."""
 
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def _pillar_sets(i: int):
 
 
 def test_every_relation_of_every_cast_follows_its_definition():
-    """RULES §0 line by line, over all 4096 casts and every kind of month and day, in both earth
+    """docs/rules.md §0 line by line, over all 4096 casts and every kind of month and day, in both earth
     schools: each relation against the primitives it is defined by."""
     for i, cast in enumerate(all_casts()):
         month, day = _pillar_sets(i)

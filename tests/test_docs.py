@@ -1,5 +1,5 @@
-"""The documents stand on their own: every document a file names is in the repository, every
-section it cites exists, every sentence quoted as the book's is the book's, and the README is a
+"""The documents stand on their own: every document a file names is in the repository (none
+outside it is cited), every section it cites exists, every sentence quoted as the book's is the book's, and the README is a
 user's page of a readable size."""
 
 from __future__ import annotations
@@ -61,6 +61,17 @@ def test_named_documents_exist():
     assert missing == []
 
 
+# the design and rule documents the project was first written against, outside the repository:
+# cited as "DESIGN §2", "RULES §1", by file name, or by a path out of the repository
+OUTSIDE = re.compile(r"\b(?:DESIGN|RULES)\s*§|\b(?:DESIGN|RULES)\.md\b|TEXT-NOTE[S]|\.\./shared/|\bshared/(?:DESIGN|RULES|seed)")
+
+
+def test_no_reference_to_documents_outside_the_repository():
+    here = Path(__file__).resolve()  # names them, to look for them
+    found = [f"{p.relative_to(ROOT)}: {m}" for p in _files() if p != here for m in OUTSIDE.findall(_text(p))]
+    assert found == []
+
+
 def test_links_between_documents_resolve():
     broken = []
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
@@ -74,6 +85,9 @@ def test_the_check_finds_what_it_looks_for():
     """The patterns above match the forms they are meant to catch (else the tests pass vacuously)."""
     assert DOC_REF.findall("see docs/rules.md §1 and docs/design.md") == [("rules.md", "1"), ("design.md", "")]
     assert BARE_REF.findall("(rules.md §3)") == [("rules", "3")]
+    outside = ("see DESIGN §4", "RULES §1.2", "the RULES.md checklist", "TEXT-NOTE" + "S", "../" + "shared/seed/x.txt")
+    assert all(OUTSIDE.search(t) for t in outside)
+    assert not any(OUTSIDE.search(t) for t in ("RULES = (", "docs/rules.md §1", "RULES.index(rule)"))
     assert MD_LINK.findall("[rules](rules.md) [x](https://example.org) [s](stars.md#fields)") == ["rules.md", "stars.md"]
     assert _sections(ROOT / "docs" / "rules.md") >= {"0", "1", "2", "3", "4", "5"}
     assert _sections(ROOT / "docs" / "design.md") >= {"1", "2", "3", "4", "5", "6", "7"}

@@ -1,6 +1,6 @@
 """The documents serialize.py assembles from shared parts (memos, line templates, the moment's
 texts written from its fields) against the same documents written out directly, one field
-at a time, as the JSON contract (DESIGN §4) states them."""
+at a time, as the JSON contract (docs/design.md §4) states them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A chart: a cast read against its pillars (六亲, 六神, 伏神, 变爻, and every line relation).
 
-The relations are RULES §0 of the project: per line against 月建 and 日辰, per moving line
+The relations are those of docs/rules.md §0: per line against 月建 and 日辰, per moving line
 against its 变爻, per 伏神 against its 飞神, per hexagram. Whatever needs a pillar that was
 not given is None. The analysis rules (`yimao.analysis`) and the stars read charts; they never
 recompute these relations.
@@ -425,7 +425,7 @@ def hexagram_lines(h: Hexagram) -> tuple[_HexagramLine, ...]:
 
 
 def build_chart(cast: Cast, pillars: FourPillars | None = None, school: EarthSchool = EarthSchool.SHUI) -> Chart:
-    """`cast` read against `pillars`, line by line (RULES §0): each line against the month and
+    """`cast` read against `pillars`, line by line (docs/rules.md §0): each line against the month and
     the day; a moving line's 变爻 and the change; the 伏神 under a line against its 飞神, the
     month and the day."""
     if pillars is None:

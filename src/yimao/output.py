@@ -205,7 +205,7 @@ def _is_stdout_codec(name: str) -> bool:
 
 
 def write_json(doc: dict, traditional: bool = False) -> None:
-    """A JSON document on stdout (DESIGN §4: indented, UTF-8, a final newline)."""
+    """A JSON document on stdout (docs/design.md §4: indented, UTF-8, a final newline)."""
     from yimao.serialize import dumps
     from yimao.serialize import traditional as to_trad
 

@@ -1,6 +1,6 @@
 """The four pillars (年月日时) of a moment, or as given by the user the way the book states them.
 
-Conventions (DESIGN §1, each echoed in the output):
+Conventions (docs/conventions.md, each echoed in the output):
 - the year changes at the 立春 instant, the month at each of the 12 节 instants, compared as
   absolute instants;
 - the day changes at 23:00 local time (子初换日, ``day_start=23``); with ``day_start=0``

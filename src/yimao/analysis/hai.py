@@ -1,4 +1,4 @@
-"""六害 (RULES §4): 世应相害, and the 害 on the 用神 (or the 世).
+"""六害 (docs/rules.md §4): 世应相害, and the 害 on the 用神 (or the 世).
 
 "是故冲吾之合，则犹夺吾之好，吾故恶之，而与相害也。" (6.11) — the pairs 子未 丑午 寅巳 卯辰 申亥
 酉戌 (`ganzhi.liuhai`). "然有生害、有克害" (6.12): 子未 (未克子) and 卯辰 (卯克辰) are 克害, the

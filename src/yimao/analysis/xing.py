@@ -1,4 +1,4 @@
-"""三刑, 真刑, 三刑全, 刑冲并见, and 墓开 (RULES §3), judged on the 用神 and the 世.
+"""三刑, 真刑, 三刑全, 刑冲并见, and 墓开 (docs/rules.md §3), judged on the 用神 and the 世.
 
 "乘则刑之，上下相对，循环相加，此三刑之立法也。" (6.08) — the directed table is
 `ganzhi.XING_TARGET`: X 刑 Y when XING_TARGET[X] is Y.
@@ -89,7 +89,7 @@ class Target(NamedTuple):
 class Scope:
     """What the rules share for one chart and 用神, worked out once (`analyse`): the pillars, the
     palace, the 世 and 应 lines; and for 三刑, 墓开 and 六害 the targets, the sources acting on
-    each (RULES §0: 日, 月, the other moving lines, the line's own 变爻), and the notes."""
+    each (docs/rules.md §0: 日, 月, the other moving lines, the line's own 变爻), and the notes."""
 
     __slots__ = (
         "chart", "day", "month", "stemless", "palace", "shi", "ying",

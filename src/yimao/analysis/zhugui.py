@@ -1,4 +1,4 @@
-"""助鬼伤身 (RULES §1): the 世 克 by a 官鬼 that has its true 长生 at the day.
+"""助鬼伤身 (docs/rules.md §1): the 世 克 by a 官鬼 that has its true 长生 at the day.
 
 "助鬼伤身，以世爻受鬼克，而鬼长生于日，是为引祸以自害。" (6.01)
 
@@ -106,7 +106,7 @@ def _elsewhere(chart: Chart, cs: Branch, month: Branch | None) -> tuple[tuple[st
 
 
 def _shared_checks(chart: Chart, ghost: _Ghost, shi: ChartLine, day: Branch | None, month: Branch | None):
-    """The checks of RULES §1.2 that every 鬼 passes or fails alike, as they all have the element
+    """The checks of docs/rules.md §1, step 2 that every 鬼 passes or fails alike, as they all have the element
     that 克 the palace: (score, failing reasons, informative, extra members)."""
     e, cs, true, _cs_value, e_overcomes, e_generated_by = ghost
     ke = e_overcomes is shi.line.branch.element
