@@ -49,25 +49,30 @@ class CastRequest(NamedTuple):
         kwargs: dict[str, Any] = {}
         for name in _FIELDS:  # in the fields' order, so that the first bad key reported is stable
             v = d.get(name)
-            if v is None:
-                continue
-            if name == "day_start":
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise NotationError(f"day_start must be 23 or 0, got {shown(v)}", v, ("23", "0"))
-            elif name == "moving" and isinstance(v, list):
-                if len(v) > 6 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-                    raise NotationError(f"moving must be a list of line numbers 1-6, got {shown(v)}", v, ("[2, 5]",))
-                v = ",".join(map(str, v))  # ints of 64 bits at most (orjson; `batch` refuses longer ones)
-            elif name in ("month", "year") and isinstance(v, (int, float)) and not isinstance(v, bool):
-                if not isinstance(v, int) or not -(1 << 64) < v < 1 << 64:  # 3.5, or a number too long (orjson reads it as a float)
-                    raise NotationError(f"{name} must be a string or a whole number of a few digits, got {shown(v)}", v)
-                v = str(v)
-            elif not isinstance(v, str):
-                raise NotationError(f"{name} must be a string, got {json_type(v)}", v)
-            kwargs[name] = v
+            if v is not None:
+                kwargs[name] = _field_value(name, v)
         if "hex" not in kwargs:
             raise NotationError("hex must be a string, got null", None, ("离之乾", "798788"))
         return CastRequest(**kwargs)
+
+
+def _field_value(name: str, v: Any) -> Any:
+    """A request's value for a field, checked for its JSON type: day_start a number, moving a
+    string or a list of line numbers, month and year a string or a whole number, the rest strings."""
+    if name == "day_start":
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise NotationError(f"day_start must be 23 or 0, got {shown(v)}", v, ("23", "0"))
+    elif name == "moving" and isinstance(v, list):
+        if len(v) > 6 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            raise NotationError(f"moving must be a list of line numbers 1-6, got {shown(v)}", v, ("[2, 5]",))
+        v = ",".join(map(str, v))  # ints of 64 bits at most (orjson; `batch` refuses longer ones)
+    elif name in ("month", "year") and isinstance(v, (int, float)) and not isinstance(v, bool):
+        if not isinstance(v, int) or not -(1 << 64) < v < 1 << 64:  # 3.5, or a number too long (orjson reads it as a float)
+            raise NotationError(f"{name} must be a string or a whole number of a few digits, got {shown(v)}", v)
+        v = str(v)
+    elif not isinstance(v, str):
+        raise NotationError(f"{name} must be a string, got {json_type(v)}", v)
+    return v
 
 
 def json_type(v: Any) -> str:
