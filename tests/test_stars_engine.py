@@ -191,6 +191,7 @@ from yimao.stars.place import find_stars  # noqa: E402
 ENTRY_KEYS = [
     "id",
     "name",
+    "label",
     "aliases",
     "basis",
     "nature",
@@ -248,7 +249,7 @@ def direct_reading(chart, use, topic):
         moving = any(h["moving"] for h in hits)
         q = star.quote
         out.append({
-            "id": star.id, "name": star.name, "aliases": list(star.aliases), "basis": star.basis,
+            "id": star.id, "name": star.name, "label": star.label, "aliases": list(star.aliases), "basis": star.basis,
             "nature": star.nature, "topics": list(star.topics),
             "text": {"passage": q.passage, "original": q.original} if q else None,
             "positions": list(positions), "lines": lines, "hits": hits, "moving": moving,

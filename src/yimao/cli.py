@@ -105,10 +105,9 @@ def _complete_ganzhi(incomplete: str) -> list[str]:
 def _complete_star(incomplete: str) -> list[str]:
     from yimao.stars.catalogue import catalogue
 
-    names = []
+    names: list[str] = []
     for star in catalogue().stars:
-        names.append(star.name)
-        names.extend(star.aliases)
+        names += (star.name, star.label, *star.aliases)
     for fixed in catalogue().names:
         names.append(fixed.name)
         names.extend(fixed.aliases)

@@ -314,7 +314,7 @@ def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool)
     shown: set[str] = set()
     for s in active:
         head = Text("★ ", style="bold yellow")
-        head.append(tr(s.star.name), style="bold")
+        head.append(tr(s.star.label), style="bold")
         head.append(f" {tr(s.star.nature)}  ", style="")
         head.append(tr(" ".join(s.positions)) + "  ", style="cyan")
         head.append(tr(s.where_text()), style="")
@@ -329,7 +329,7 @@ def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool)
             body.extend(_quote_lines([q], tr, explain, dim=not s.active))
     if dormant:
         t = Text("静 ", style="dim")
-        t.append(tr("  ".join(f"{s.star.name}({s.where_text()})" for s in dormant)), style="dim")
+        t.append(tr("  ".join(f"{s.star.label}({s.where_text()})" for s in dormant)), style="dim")
         body.append(t)
     return [Panel(Group(*body), title=tr("神煞 (各伺其动)"), title_align="left", box=box.ROUNDED)]
 
@@ -343,7 +343,7 @@ def render_reading(reading: Any, console: Console, *, traditional: bool = False,
     line_stars: dict[int, list[str]] = {}
     for s in reading.stars.placements:
         for pos in sorted({h.position for h in s.hits if h.moving}):
-            line_stars.setdefault(pos, []).append(s.star.name)
+            line_stars.setdefault(pos, []).append(s.star.label)
     sections = findings_sections(reading.findings, tr, explain) + stars_section(reading.stars.placements, tr, explain)
     render_cast(
         chart,
@@ -391,7 +391,7 @@ def _highlight(text: str, query: str) -> Text:
 
 def _star_head(star: Any, tr: Callable[[str], str]) -> Text:
     t = Text()
-    t.append(tr(star.name), style="bold")
+    t.append(tr(star.label), style="bold")
     if star.aliases:
         t.append(f" ({tr('、'.join(star.aliases))})", style="dim")
     t.append(f"  {star.id}  {tr(star.group)}  {tr(star.nature)}  basis {star.basis}", style="dim")
@@ -448,7 +448,7 @@ def render_star(
     parts.extend(_quote_lines(star.quotes, tr, explain=False, dim=False))
     for n in star.notes:
         parts.append(Text(f"  · {tr(n)}", style="dim", overflow="fold"))
-    console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(star.name), title_align="left"))
+    console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(star.label), title_align="left"))
 
 
 def render_fixed_name(fixed: Any, console: Console, *, traditional: bool = False) -> None:
@@ -477,7 +477,7 @@ def render_star_list(stars: Sequence[Any], console: Console, traditional: bool =
     for s in stars:
         groups.setdefault(s.group, []).append(s)
     for g, members in groups.items():
-        table.add_row(tr(g), "  ".join(tr(s.name) + ("" if s.placed else "°") for s in members))
+        table.add_row(tr(g), "  ".join(tr(s.label) + ("" if s.placed else "°") for s in members))
     console.print(table)
     console.print(Text(f"{len(stars)} entries; ° named by the book without a rule", style="dim"))
 
@@ -492,7 +492,7 @@ def render_stars_for(rows: Sequence[tuple[Any, Any, Any]], pillars: FourPillars,
         alt = "; ".join(f"{r}: {' '.join(p or ())}" for r, p in variants if p is not None and p != pos)
         table.add_row(
             tr(star.group),
-            tr(star.name),
+            tr(star.label),
             tr(" ".join(pos)) if pos is not None else Text("—", style="dim"),
             tr(star.nature),
             Text(tr(alt), style="dim"),

@@ -478,6 +478,7 @@ def star_meta(star: Star) -> dict[str, Any]:
     return {
         "id": star.id,
         "name": star.name,
+        "label": star.label,
         "traditional": star.traditional,
         "aliases": list(star.aliases),
         "group": star.group,
@@ -504,7 +505,9 @@ def star_list_document(stars: Iterable[Star]) -> dict[str, Any]:
     """`yimao star --list --json`: the catalogue, grouped as the book groups it."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for s in stars:
-        groups.setdefault(s.group, []).append({"id": s.id, "name": s.name, "basis": s.basis, "nature": s.nature, "placed": s.placed})
+        groups.setdefault(s.group, []).append(
+            {"id": s.id, "name": s.name, "label": s.label, "basis": s.basis, "nature": s.nature, "placed": s.placed}
+        )
     return document(groups=[{"group": g, "stars": members} for g, members in groups.items()])
 
 
@@ -1091,6 +1094,7 @@ def _star_entry(star: Any) -> dict[str, Any]:
     return {
         "id": s.id,
         "name": s.name,
+        "label": s.label,
         "aliases": list(s.aliases),
         "basis": s.basis,
         "nature": s.nature,

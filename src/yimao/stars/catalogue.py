@@ -10,9 +10,11 @@ derivation.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from functools import cache
 from itertools import starmap
 from typing import Any, NamedTuple
+from unicodedata import east_asian_width
 
 from yimao.errors import CatalogueError, UnknownNameError, closest, name_too_long, shown, too_long_to_be_a_name
 from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi
@@ -117,6 +119,7 @@ class _StarFields(NamedTuple):
     variants: tuple[Variant, ...]
     on_charts: bool = True  # False: a table for reference only (the 阳/阴 halves of 天乙贵人)
     hexagram_lines: tuple[HexagramLine, ...] = ()  # 经星, 五纬: 乾之上九降参，又降镇星
+    label: str = ""  # the name shown, unique in the catalogue (`labels`): 丧门（岁）, 月煞（耗废）
 
 
 class Star(_StarFields):
@@ -198,7 +201,7 @@ class Catalogue(NamedTuple):
 
     def find(self, name: str) -> tuple[Star, ...]:
         """Every star a name (id, simplified or traditional name, alias) may mean; () if none."""
-        n = to_simplified(name.strip())
+        n = to_simplified(name.strip()).translate(_FULL_WIDTH_PARENS)
         if n in self.by_id:
             return (self.by_id[n],)
         return self.by_name.get(n, ())
@@ -214,10 +217,11 @@ class Catalogue(NamedTuple):
         if len(found) == 1:
             return found[0]
         if found:
+            w = 2 + max(_width(s.label) for s in found)
             raise UnknownNameError(
-                f"{name!r} names {len(found)} stars in volume 6; choose one by id",
+                f"{name!r} names {len(found)} stars in volume 6; choose one by its label or id",
                 name,
-                tuple(f"{s.id:<20} {s.name} ({s.group}): {s.rule}" for s in found),
+                tuple(f"{s.label}{' ' * (w - _width(s.label))}{s.id:<18} {s.group}: {s.rule}" for s in found),
                 ambiguous=True,
             )
         if too_long_to_be_a_name(name.strip()):
@@ -443,6 +447,7 @@ def catalogue() -> Catalogue:
     def quotes(refs: list[list[str]]) -> tuple[Quote, ...]:
         return tuple(starmap(shared_quote, refs))
 
+    label = labels(compiled)
     stars = []
     for d in compiled:
         stars.append(
@@ -464,6 +469,7 @@ def catalogue() -> Catalogue:
                 variants=tuple(Variant(v["reading"], v["reason"], quotes(v["quotes"]), _tuples(v["table"])) for v in d["variants"]),
                 on_charts=d["place"],
                 hexagram_lines=tuple(HexagramLine(h["hexagram"], h["king_wen"], h["line"], h["name"]) for h in d["hexagram_lines"]),
+                label=label[d["id"]],
             )
         )
     topics = tuple(dict.fromkeys(t for s in stars for t in s.topics))
@@ -486,7 +492,45 @@ def _by_name(stars: tuple[Star, ...]) -> dict[str, tuple[Star, ...]]:
     for s in stars:
         for n in dict.fromkeys((s.name, to_simplified(s.traditional), *map(to_simplified, s.aliases))):
             by_name.setdefault(n, []).append(s)
-    return {k: tuple(v) for k, v in by_name.items()}
+    found = {k: tuple(v) for k, v in by_name.items()}
+    for s in stars:  # a label names its star alone (`labels`)
+        found[s.label] = (s,)
+    return found
+
+
+# The time a star's table is read by, as a label qualifies a shared name: 岁 the year's branch,
+# 月 the month (its branch, season or 三合), 日 the day (its stem or 干支); a table over year and
+# month, or no table, has none. Full-width parentheses, as Chinese text writes them, which a shell
+# also takes unquoted (`yimao star 丧门（岁）`); ASCII ones are read as them.
+_TIME_WORD = {"year_branch": "岁", "month": "月", "season": "月", "month_sanhe": "月", "month_hour": "月", "day_stem": "日", "day_ganzhi": "日"}
+_FULL_WIDTH_PARENS = str.maketrans("()", "（）")
+
+
+def _width(text: str) -> int:
+    """Columns a text takes in a terminal: two for a wide (CJK) character."""
+    return sum(2 if east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def labels(stars: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Each star's label by id: its name, when no other star has that name or alias; else the
+    name qualified by the time its table is read by (丧门（月）, 丧门（岁）) when that sets it apart
+    from the other stars the name finds, else by the book's group (月煞（将星十二神）, 月煞（耗废）).
+    Documented in docs/stars.md; a test checks every label is unique and finds its star."""
+    stars = list(stars)
+    finds: dict[str, list[Mapping[str, Any]]] = {}
+    for d in stars:
+        for n in dict.fromkeys((d["name"], *d["aliases"])):
+            finds.setdefault(n, []).append(d)
+    out = {}
+    for d in stars:
+        rivals = finds[d["name"]]
+        if len(rivals) == 1:
+            out[d["id"]] = d["name"]
+            continue
+        word = _TIME_WORD.get(d["basis"])
+        shared = [r for r in rivals if _TIME_WORD.get(r["basis"]) == word]
+        out[d["id"]] = f"{d['name']}（{word if word and len(shared) == 1 else d['group']}）"
+    return out
 
 
 def basis_values(
