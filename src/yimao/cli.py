@@ -275,7 +275,8 @@ def hex_(
     traditional: TradOpt = False,
     json: JsonOpt = False,
 ) -> None:
-    """A hexagram (and its 之卦) without a date: palace, 世应, 纳甲, 六亲, 伏神, 卦身.
+    """A hexagram (and its 之卦) without a date: the chart of `cast` with what holds of it
+    without a month or day (palace, 世应, 纳甲, 六亲, 伏神, 变爻, 卦身, 六冲/六合, 伏吟/反吟).
 
     Example: yimao hex 大畜
     """
@@ -289,15 +290,9 @@ def hex_(
 
             _write_json(hexagram_document(build_chart(c)), traditional)
             return
-        from yimao.render import make_console, render_hexagram
+        from yimao.render import make_console, render_chart_table
 
-        console = make_console()
-        if c.moving:
-            from yimao.render import render_chart_table
-
-            render_chart_table(build_chart(c), console, traditional)
-        else:
-            render_hexagram(c.hexagram, console, traditional)
+        render_chart_table(build_chart(c), make_console(), traditional)
 
 
 def _basis_strings(date, tz, day_start, year, month, day, hour):

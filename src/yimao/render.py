@@ -139,32 +139,10 @@ def _hex_title(h: Hexagram, tr: Callable[[str], str]) -> str:
 
 
 def render_chart_table(chart: Chart, console: Console, traditional: bool = False) -> None:
-    """The 纳甲 chart of a cast with its 变爻 and 伏神, without pillars or findings (`yimao hex` of a cast that moves)."""
-    console.print(chart_table(chart, _Script(traditional)))
-
-
-def render_hexagram(h: Hexagram, console: Console, traditional: bool = False) -> None:
+    """The 纳甲 chart of a cast without a date (`yimao hex`): the table and the line of facts
+    that `cast` shows, without pillars, findings or stars."""
     tr = _Script(traditional)
-    table = Table(box=box.SIMPLE_HEAD, title=_hex_title(h, tr), title_justify="left", pad_edge=False)
-    for col in ("", "伏神", "六亲 纳甲", "", "世应"):
-        table.add_column(tr(col))
-    hidden = {hl.position: hl for hl in h.hidden}
-    for line in reversed(h.lines):
-        hl = hidden.get(line.position)
-        table.add_row(
-            Text(str(line.position), style="dim"),
-            tr(f"{hl.relative.value}{hl.stem.value}{hl.branch.value}{hl.element.value}") if hl else "",
-            Text(tr(f"{line.relative.value}{line.stem.value}{line.branch.value}{line.element.value}"), style=_element(line.element.value)),
-            glyph(line.yang, False),
-            tr("世" if line.position == h.shi else "应" if line.position == h.ying else ""),
-        )
-    console.print(table)
-    console.print(
-        Text(
-            f"{h.upper.value}{tr('上')}{h.lower.value}{tr('下')}  King Wen {h.king_wen}  bits {h.bit_string()}  {tr('卦身')} {h.guashen.value}",
-            style="dim",
-        )
-    )
+    console.print(Group(chart_table(chart, tr), chart_notes(chart, tr)))
 
 
 # --- the chart --------------------------------------------------------------------------------
@@ -231,16 +209,21 @@ def render_cast(
     line_stars: Mapping[int, Sequence[str]] | None = None,
 ) -> None:
     tr = _Script(traditional)
-    parts: list[Any] = [pillars_panel(chart.pillars, tr), chart_table(chart, tr, line_stars)]
+    parts: list[Any] = [pillars_panel(chart.pillars, tr), chart_table(chart, tr, line_stars), chart_notes(chart, tr, use_note)]
+    parts.extend(sections)
+    console.print(Group(*parts))
+
+
+def chart_notes(chart: Chart, tr: Callable[[str], str], use_note: str | None = None) -> Text:
+    """The line under the chart: what holds of the hexagram with no date (六冲/六合, 伏吟/反吟,
+    卦身), the coins, and the 用神 when one is named."""
     notes = []
     if chart.features:
         notes.append(" ".join(tr(f) for f in chart.features))
     notes.append(f"{tr('卦身')} {chart.hexagram.guashen.value}   coins {chart.cast.coins()}")
     if use_note:
         notes.append(tr(use_note))
-    parts.append(Text("   ".join(notes), style="dim"))
-    parts.extend(sections)
-    console.print(Group(*parts))
+    return Text("   ".join(notes), style="dim")
 
 
 # --- a full reading: chart, findings, stars ------------------------------------------------

@@ -330,36 +330,6 @@ _CHANGED = _Memo(_changed_line)
 
 
 @cache
-def hexagram_to_dict(h: Hexagram) -> dict[str, Any]:
-    """A hexagram on its own (no date): its place, 世应, 卦身 and bare 纳甲 lines with 伏神."""
-    hidden = {hl.position: hl for hl in h.hidden}
-    return {
-        **_hexagram_head(h),
-        "lines": [
-            {
-                "position": line.position,
-                "yang": line.yang,
-                "stem": line.stem.value,
-                "branch": line.branch.value,
-                "element": line.element.value,
-                "relative": line.relative.value,
-                "shi": line.position == h.shi,
-                "ying": line.position == h.ying,
-                "hidden": None
-                if line.position not in hidden
-                else {
-                    "stem": hidden[line.position].stem.value,
-                    "branch": hidden[line.position].branch.value,
-                    "element": hidden[line.position].element.value,
-                    "relative": hidden[line.position].relative.value,
-                },
-            }
-            for line in h.lines
-        ],
-    }
-
-
-@cache
 def _hexagram_head(h: Hexagram) -> dict[str, Any]:
     return {
         "name": h.name,
@@ -469,8 +439,10 @@ def pillars_document(p: FourPillars) -> dict[str, Any]:
 
 
 def hexagram_document(chart: Chart) -> dict[str, Any]:
-    """`yimao hex --json`: a cast without a date, its hexagram and its 之卦."""
-    return document(cast=_cast(chart.cast), hexagram=hexagram_to_dict(chart.cast.hexagram), changed_hexagram=changed_to_dict(chart))
+    """`yimao hex --json`: a cast without a date, its hexagram and its 之卦 as `cast --json` gives
+    them (the same keys; with no month or day, `spirit` and those relations are null)."""
+    doc = chart_to_dict(chart)
+    return document(cast=doc["cast"], hexagram=doc["hexagram"], changed_hexagram=doc["changed_hexagram"])
 
 
 def star_meta(star: Star) -> dict[str, Any]:
