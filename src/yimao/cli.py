@@ -21,7 +21,7 @@ from typing import Annotated
 import typer
 import typer.main
 
-from yimao.errors import NotationError, shown, small_int
+from yimao.errors import CommandLineError, NotationError, closest, shown, small_int
 from yimao.output import EXIT_INTERNAL, exit_code
 from yimao.output import stdout as _stdout
 from yimao.output import warn_moment as _warn_moment
@@ -30,7 +30,7 @@ from yimao.output import write_text as _write_text
 
 app = typer.Typer(
     name="yimao",
-    help="六爻 (纳甲筮法) calculator faithful to 《易冒》 volume 6.\n\nExample: yimao cast --date 2026-12-02T10:00+08:00 --hex 离之乾",
+    help="六爻 (纳甲筮法) calculator faithful to 《易冒》 volume 6.\n\n\b\nExample:\n  yimao cast --date 2026-12-02T10:00+08:00 --hex 离之乾",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -187,6 +187,21 @@ EarthOpt = Annotated[str, typer.Option("--earth", help="Where 土 has its 长生
 # --- commands ------------------------------------------------------------------------------------
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version  # the installed package's, as pip reports it
+
+        _write_text(f"yimao {version('yimao')}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _yimao(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version, help="Print yimao's version and exit.")] = False,
+) -> None:
+    pass
+
+
 @app.command(cls=_Command)
 def cast(
     hex: Annotated[
@@ -223,8 +238,10 @@ def cast(
 ) -> None:
     """Cast a chart: pillars, 纳甲 chart, and the analysis of volume 6.
 
-    Example: yimao cast --date 2026-12-02T10:00+08:00 --hex 离之乾
-    Example: yimao cast --hex 大畜之离 --month 卯 --day 戊寅 --use 父
+    \b
+    Examples:
+      yimao cast --date 2026-12-02T10:00+08:00 --hex 离之乾
+      yimao cast --hex 大畜之离 --month 卯 --day 戊寅 --use 父
     """
     with _guard():
         from yimao.pipeline import CastRequest, document, read
@@ -251,7 +268,9 @@ def pillars(
 ) -> None:
     """The four pillars of a moment, with 旬空, 月破, the lunar date and the 节.
 
-    Example: yimao pillars --date 2024-02-04T16:30+08:00
+    \b
+    Example:
+      yimao pillars --date 2024-02-04T16:30+08:00
     """
     with _guard():
         from yimao.pipeline import resolve_pillars
@@ -278,7 +297,10 @@ def hex_(
     """A hexagram (and its 之卦) without a date: the chart of `cast` with what holds of it
     without a month or day (palace, 世应, 纳甲, 六亲, 伏神, 变爻, 卦身, 六冲/六合, 伏吟/反吟).
 
-    Example: yimao hex 大畜
+    \b
+    Examples:
+      yimao hex 大畜
+      yimao hex 乾之震
     """
     with _guard():
         from yimao.chart import build_chart
@@ -331,7 +353,10 @@ def star(
 ) -> None:
     """Where a star of volume 6 stands: its rule, its whole table, variants and the book's words.
 
-    Example: yimao star 天医 --month 3
+    \b
+    Examples:
+      yimao star 天医 --month 3
+      yimao star 丧门（岁）
     """
     with _guard():
         from yimao.stars.catalogue import catalogue
@@ -445,7 +470,9 @@ def stars(
 ) -> None:
     """Every star of volume 6 for a date (default: now) or for given pillars.
 
-    Example: yimao stars --month 卯 --day 戊寅
+    \b
+    Example:
+      yimao stars --month 卯 --day 戊寅
     """
     with _guard():
         from yimao.pipeline import resolve_pillars
@@ -476,7 +503,9 @@ def batch(
     A bad line gives {"line": n, "error": {...}} and the run goes on. Exit 0 when every line
     succeeded, 2 when some failed (1 when yimao itself failed on one).
 
-    Example: yimao batch requests.jsonl > charts.jsonl
+    \b
+    Example:
+      yimao batch requests.jsonl > charts.jsonl
     """
     from yimao.batch import run_file
 
@@ -495,7 +524,9 @@ def text(
 ) -> None:
     """The text of 《易冒》 volume 6: original and modern rendering, side by side.
 
-    Example: yimao text 天医
+    \b
+    Example:
+      yimao text 天医
     """
     with _guard():
         from yimao import texts
@@ -534,7 +565,11 @@ def examples(
 ) -> None:
     """Recompute every worked example of volume 6 and compare with what the book says.
 
-    Exits 1 if any example disagrees. Example: yimao examples --explain
+    Exits 1 if any example disagrees.
+
+    \b
+    Example:
+      yimao examples --explain
     """
     with _guard():
         from yimao.examples import run_all
@@ -556,7 +591,9 @@ def examples(
 def schema() -> None:
     """Print the JSON Schema (draft 2020-12) of every --json document, schema_version 1.
 
-    Example: yimao schema > yimao.schema.json
+    \b
+    Example:
+      yimao schema > yimao.schema.json
     """
     with _guard():
         from yimao.data import read_bytes
@@ -571,7 +608,9 @@ def completion(
 ) -> None:
     """Print the shell completion script (completes commands, options, hexagram and star names).
 
-    Example: yimao completion bash > ~/.local/share/bash-completion/completions/yimao
+    \b
+    Example:
+      yimao completion bash > ~/.local/share/bash-completion/completions/yimao
     """
     with _guard():
         _write_text(completion_script(shell.strip().lower()))
@@ -603,8 +642,53 @@ def main() -> None:
     # it spares each garbage collection of a run, and the one at exit, from walking it again
     # (about a tenth of a command's start-up work). Garbage made from here on is still collected.
     gc.freeze()
+    args = sys.argv[1:]
     if "_YIMAO_COMPLETE" in os.environ:  # (launch.main keeps it only when it names a completion instruction)
         from typer.completion import completion_init
 
         completion_init()  # Typer's shell classes, PowerShell included
-    click_command(sys.argv[1:])(prog_name="yimao")
+        click_command(args)(prog_name="yimao")
+        return
+    if args and not args[0].startswith("-"):
+        _check_command(args[0])
+    # Not click's standalone mode, whose usage errors print click's own "Usage: … Error: …":
+    # they are said as every other bad input is (`_usage_error`).
+    errors = sys.modules[typer.BadParameter.__module__]  # click's exceptions, wherever Typer takes click from
+    try:
+        code = click_command(args).main(args, prog_name="yimao", standalone_mode=False)
+    except errors.NoArgsIsHelpError as e:  # `yimao` alone: the help, on stderr, exit 2
+        e.show()
+        sys.exit(e.exit_code)
+    except errors.UsageError as e:
+        raise _usage_error(e, errors, args) from None
+    except typer.Abort:  # (an end of input where a prompt waited: yimao has none)
+        sys.exit(EXIT_INTERNAL)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _commands() -> list[str]:
+    return [n for c in app.registered_commands if (n := _command_name(c))]
+
+
+def _check_command(name: str) -> None:
+    """An error naming the closest commands when `name` is none of yimao's."""
+    commands = _commands()
+    if name not in commands:
+        near = closest(name.lower(), commands, 3, 0.5)
+        raise CommandLineError(f"no such command: {shown(name)}" + ("" if near else f"; the commands are {', '.join(commands)}"), name, near)
+
+
+def _usage_error(e, errors, args: Sequence[str]) -> CommandLineError:
+    """click's usage error as yimao says bad input: what was wrong, the closest valid choices,
+    and where the command's options are listed."""
+    named = args[0] if args and args[0] in _commands() else None  # the command being read, if any
+    command = click_command(args).commands.get(named) if named else None
+    where, see = (f"{named}: ", f"yimao {named} -h") if named else ("", "yimao -h")
+    if isinstance(e, errors.NoSuchOption):
+        options = sorted({o for p in (command.params if command else ()) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")})
+        near = [o for o in sorted(e.possibilities or ()) if o != "--help"] or closest(e.option_name, options, 3, 0.5)
+        rest = "" if near else f"; the options are {' '.join(options)}" if options else f"; see '{see}'"
+        return CommandLineError(f"{where}no such option: {e.option_name}{rest}", e.option_name, near)
+    message = e.format_message().rstrip(".")
+    message = message[:1].lower() + message[1:]  # click's "Missing argument …" as yimao's messages are written
+    return CommandLineError(f"{where}{message}; see '{see}'", None)

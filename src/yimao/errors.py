@@ -38,6 +38,10 @@ class UnknownNameError(YimaoError):
     """A name that matches nothing, or more than one thing."""
 
 
+class CommandLineError(YimaoError):
+    """A command line the parser cannot read: an unknown command or option, a value missing."""
+
+
 class UnsupportedDateError(YimaoError):
     """A moment outside the range the calendar supports, or a naive datetime."""
 

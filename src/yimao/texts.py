@@ -119,16 +119,16 @@ RULE_PASSAGES = {
 
 
 def search(query: str) -> tuple[Passage, ...]:
-    """Passages by id ("6.07" or "7"), by rule name (局会, 三刑 …), or containing the phrase in the
+    """Passages by id ("6.07", "6.7", "07" or "7"), by rule name (局会, 三刑 …), or containing the phrase in the
     original or the rendering (traditional characters are accepted)."""
     from yimao.script import to_simplified
 
     q = to_simplified(query.strip())
     if not q:
         return ()
-    by_id = [p for p in passages() if q in (p.id, str(p.number), p.id.removeprefix(f"{VOLUME}."))]
-    if by_id:
-        return tuple(by_id)
+    by_id = _by_id().get(q.removeprefix(f"{VOLUME}.")) or _by_id().get(q)  # 6.07, 6.7, 07, 7
+    if by_id is not None:
+        return (by_id,)
     if q in RULE_PASSAGES:
         ids = RULE_PASSAGES[q]
         return tuple(p for p in passages() if p.id in ids)
