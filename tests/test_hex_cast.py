@@ -75,7 +75,7 @@ def _chart_part(text: str) -> list[str]:
 def test_hex_draws_the_chart_of_cast(spec):
     hex_out = cli("hex", spec).stdout
     cast_out = cli("cast", "--hex", spec, "--year", "子").stdout  # a year: no 六神, no relation to a month or day
-    assert "卦身" in hex_out and "coins" in hex_out
+    assert "卦身" in hex_out and "爻值" in hex_out
     assert _chart_part(hex_out)[-1] == _chart_part(cast_out)[-1]  # the same facts under the chart
     hex_rows = [x.split() for x in _chart_part(hex_out) if "▅" in x]
     cast_rows = [x.split() for x in _chart_part(cast_out) if "▅" in x]

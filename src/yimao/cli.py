@@ -184,6 +184,69 @@ TradOpt = Annotated[bool, typer.Option("--traditional", "-t", help="Traditional 
 EarthOpt = Annotated[str, typer.Option("--earth", help="Where 土 has its 长生: 'shui' (申, 水土同宫, default) or 'huo' (寅, 火土同宫).")]
 
 
+ChangedOpt = Annotated[
+    str,
+    typer.Option(
+        "--changed",
+        metavar="moving|full",
+        help="The 变卦 column: 'moving' (default) the 变爻 only; 'full' all six lines of the 之卦, 六亲 against the original palace.",
+    ),
+]
+WidthOpt = Annotated[
+    int | None,
+    typer.Option("--width", min=60, max=250, help="The width of the tables in columns (60-250). Default: COLUMNS, else the terminal's, else 120."),
+]
+
+
+def _changed_option(value: str) -> bool:
+    v = value.strip().lower()
+    if v in ("moving", "变爻"):
+        return False
+    if v in ("full", "all", "全"):
+        return True
+    raise NotationError(f"unknown --changed {shown(value)}", value, ("moving", "full"))
+
+
+def _pictures(svg: str | None, html: str | None, json: bool) -> list[tuple[str, str]]:
+    """The pictures asked for, as (format, path): checked before the chart is read."""
+    pictures = [(kind, path) for kind, path in (("svg", svg), ("html", html)) if path is not None]
+    if pictures and json:
+        raise NotationError("--svg and --html draw the chart: give them without --json", "--json", ("--svg chart.svg", "--json"))
+    if [path for _, path in pictures].count("-") > 1:
+        raise NotationError("only one picture can go to stdout (-)", "-", ("--svg - --html chart.html",))
+    for kind, path in pictures:
+        if not path.strip():
+            raise NotationError(f"--{kind} needs a file name (or - for stdout)", path, (f"--{kind} chart.{kind}", f"--{kind} -"))
+    return pictures
+
+
+def _write_pictures(draw, pictures: list[tuple[str, str]], width: int | None, title: str) -> None:
+    """Draw once on a recording console, then write each picture: a file, or stdout for -.
+    A path that cannot be written is bad input (exit 2), said before anything is written."""
+    from pathlib import Path
+
+    from yimao.render import export_picture, recording_console
+
+    for kind, path in pictures:
+        if path != "-":
+            parent = Path(path).expanduser().resolve().parent
+            if not parent.is_dir():
+                raise NotationError(f"cannot write --{kind} {shown(path)}: no directory {shown(str(parent))}", path)
+            if Path(path).is_dir():
+                raise NotationError(f"cannot write --{kind} {shown(path)}: it is a directory", path)
+    console = recording_console(width)
+    draw(console)
+    for kind, path in pictures:
+        data = export_picture(console, kind, title)
+        if path == "-":
+            _write_text(data)
+            continue
+        try:
+            Path(path).expanduser().write_text(data, encoding="utf-8")
+        except OSError as e:
+            raise NotationError(f"cannot write --{kind} {shown(path)}: {e.strerror or e}", path) from None
+
+
 # --- commands ------------------------------------------------------------------------------------
 
 
@@ -231,12 +294,24 @@ def cast(
         str | None,
         typer.Option("--topic", autocompletion=_complete_topic, help="The kind of question (婚姻, 出行, 疾病 …): keeps the stars of that kind."),
     ] = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Add the modern rendering beside each quote of the book.")] = False,
+    explain: Annotated[
+        bool,
+        typer.Option("--explain", help="The whole account: every quote with its modern rendering, every near miss with its reasons, every star."),
+    ] = False,
     earth: EarthOpt = "shui",
+    changed: ChangedOpt = "moving",
+    width: WidthOpt = None,
+    svg: Annotated[
+        str | None, typer.Option("--svg", metavar="FILE", help="Write the chart as an SVG picture to FILE (- for stdout), nothing else.")
+    ] = None,
+    html: Annotated[
+        str | None, typer.Option("--html", metavar="FILE", help="Write the chart as an HTML page to FILE (- for stdout), nothing else.")
+    ] = None,
     traditional: TradOpt = False,
     json: JsonOpt = False,
 ) -> None:
-    """Cast a chart: pillars, 纳甲 chart, and the analysis of volume 6.
+    """Cast a chart: pillars, 纳甲 chart, and the analysis of volume 6. One screen by default;
+    --explain for the whole account.
 
     \b
     Examples:
@@ -248,6 +323,8 @@ def cast(
 
         if hex is None:
             raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
+        changed_full = _changed_option(changed)
+        pictures = _pictures(svg, html, json)
         result = read(CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth))
         _warn_moment(result.chart.pillars)
         if json:
@@ -255,7 +332,13 @@ def cast(
             return
         from yimao.render import make_console, render_reading
 
-        render_reading(result, make_console(), traditional=traditional, explain=explain)
+        def draw(console):
+            render_reading(result, console, traditional=traditional, explain=explain, changed_full=changed_full)
+
+        if pictures:
+            _write_pictures(draw, pictures, width, title=result.chart.cast.hexagram.short_name)
+        else:
+            draw(make_console(width=width))
 
 
 @app.command(cls=_Command)
@@ -291,6 +374,8 @@ def pillars(
 def hex_(
     spec: Annotated[str, typer.Argument(autocompletion=_complete_hex, help="A hexagram or cast: 既济, 水火既济, 既濟, ䷾, 101010, 离之乾, 798788.")],
     moving: Annotated[str | None, typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1): 2,5")] = None,
+    changed: ChangedOpt = "moving",
+    width: WidthOpt = None,
     traditional: TradOpt = False,
     json: JsonOpt = False,
 ) -> None:
@@ -306,6 +391,7 @@ def hex_(
         from yimao.chart import build_chart
         from yimao.hexagram import Cast
 
+        changed_full = _changed_option(changed)
         c = Cast.parse(spec, moving)
         if json:
             from yimao.serialize import hexagram_document
@@ -314,7 +400,7 @@ def hex_(
             return
         from yimao.render import make_console, render_chart_table
 
-        render_chart_table(build_chart(c), make_console(), traditional)
+        render_chart_table(build_chart(c), make_console(width=width), traditional, changed_full=changed_full)
 
 
 def _basis_strings(date, tz, day_start, year, month, day, hour):

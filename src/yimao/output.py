@@ -225,4 +225,5 @@ def warn_moment(p: Any) -> None:
         err(f"warning: {note}")
     if ctx.near_jie is not None:
         j, seconds = ctx.near_jie
-        err(f"warning: {seconds:+.0f} s from {j.name} ({j.instant:%Y-%m-%d %H:%M:%S} UTC): the month pillar depends on seconds")
+        local = j.instant.astimezone(ctx.moment.tzinfo)  # in the moment's own zone, as the tables write the 节
+        err(f"warning: {seconds:+.0f} s from {j.name} ({local:%Y-%m-%d %H:%M:%S%z}): the month pillar depends on seconds")

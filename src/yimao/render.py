@@ -6,8 +6,9 @@ line carries ○ (老阳) or × (老阴).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich import box
 from rich.console import Console, Group
@@ -15,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from yimao.chart import Chart, ChartLine
+from yimao.chart import Chart, ChartLine, changed_line
 from yimao.hexagram import Hexagram
 from yimao.pillars import FourPillars
 from yimao.script import to_traditional
@@ -26,13 +27,14 @@ _ELEMENT_STYLE = {"木": "green", "火": "red", "土": "yellow", "金": "bright_
 
 
 # The width of the tables: COLUMNS when it is a whole number, else the terminal's, else (a pipe or
-# a file) PIPE_WIDTH, which fits a chart where Rich's 80 cuts its cells; always within
-# MIN_WIDTH..MAX_WIDTH. Narrower than 80 the panels fall apart (COLUMNS=1 gave fragments, 0 nothing
-# at all); wider than 250 only pads every line (COLUMNS=100000 made a 15 MB chart). Rich is given
-# the width and height itself: it would read COLUMNS and LINES with int(), which fails on a
-# number of more than 4,300 digits.
-MIN_WIDTH = 80
+# a file) PIPE_WIDTH; always within MIN_WIDTH..MAX_WIDTH. From MIN_WIDTH up the cells of a chart's
+# lines are whole (chart_table gives way elsewhere); narrower, cells and panels fall apart
+# (COLUMNS=1 gave fragments, 0 nothing at all); wider than 250 only pads every line
+# (COLUMNS=100000 made a 15 MB chart). Rich is given the width and height itself: it would read
+# COLUMNS and LINES with int(), which fails on a number of more than 4,300 digits.
+MIN_WIDTH = 60
 PIPE_WIDTH = 120
+PICTURE_WIDTH = 100
 MAX_WIDTH = 250
 
 
@@ -51,6 +53,32 @@ def make_console(file=None, width: int | None = None, *, stderr: bool = False, m
     height = _env_size("LINES") or (terminal.lines if terminal else 0) or 25
     con.size = (min(max(width, min_width), MAX_WIDTH), min(height, 10_000))
     return con
+
+
+def recording_console(width: int | None = None) -> Console:
+    """A console that draws nowhere and keeps what it draws, for `export_picture`: the width
+    given, else COLUMNS, else PICTURE_WIDTH; in full colour whatever the terminal."""
+    import io
+
+    width = width or _env_size("COLUMNS") or PICTURE_WIDTH
+    return Console(
+        file=io.StringIO(),
+        record=True,
+        width=min(max(width, MIN_WIDTH), MAX_WIDTH),
+        height=25,
+        color_system="truecolor",
+        force_terminal=True,
+        highlight=False,
+        soft_wrap=False,
+    )
+
+
+def export_picture(console: Console, kind: str, title: str) -> str:
+    """What a recording console drew, as an SVG picture or an HTML page (Rich's export, its
+    fonts and colours), and nothing else."""
+    if kind == "svg":
+        return console.export_svg(title=title, clear=False)
+    return console.export_html(clear=False, inline_styles=True)
 
 
 def _env_size(name: str) -> int | None:
@@ -86,160 +114,484 @@ def _element(s: str) -> str:
     return _ELEMENT_STYLE.get(s, "")
 
 
+# --- breaking Chinese lines -------------------------------------------------------------------
+
+# Marks a line may not start with (closing punctuation) or end with (opening punctuation): the
+# usual rule of Chinese and Japanese typesetting (禁则), applied to the quotes and lists this
+# module wraps itself. Rich's own folding breaks anywhere, so text that may wrap is broken here.
+NO_LINE_START = frozenset("，。、；：？！」』）》〉】…·")
+NO_LINE_END = frozenset("「『（《〈【")
+
+
+def cells(s: str) -> int:
+    """The terminal width of `s`: two cells for a wide (East Asian) character, one otherwise."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
+def _tokens(s: str) -> list[str]:
+    """`s` as the pieces a line may break between: each wide character alone, a run of narrow
+    ones (6.10, --explain) together, and each space alone."""
+    out: list[str] = []
+    for c in s:
+        wide = unicodedata.east_asian_width(c) in "WF"
+        if out and not wide and c != " " and out[-1][-1] != " " and unicodedata.east_asian_width(out[-1][-1]) not in "WF":
+            out[-1] += c
+        else:
+            out.append(c)
+    return out
+
+
+def break_lines(pieces: Sequence[str], width: int, *, indent: str = "") -> list[str]:
+    """Lay `pieces` (words that are never split: characters, names) into lines of at most `width`
+    cells, each line after the first starting with `indent`. A line never starts with a closing
+    mark nor ends with an opening one: the piece before is carried over with it, or where the
+    line holds nothing else to carry, the mark hangs past the width (as typesetters let
+    punctuation hang). A single piece wider than a line is put on a line of its own."""
+    lines: list[list[str]] = [[]]
+    used = 0
+    for piece in pieces:
+        w = cells(piece)
+        room = width - (cells(indent) if len(lines) > 1 else 0)
+        if lines[-1] and used + w > room and piece != " ":
+            carried: list[str] = []
+            current = lines[-1]
+            while len(current) > 1 and current[-1] == " ":
+                current.pop()
+            # carry back pieces so that the next line does not start with a closing mark, nor this one end with an opening mark
+            while len(current) > 1 and ((carried[0] if carried else piece) in NO_LINE_START or current[-1] in NO_LINE_END):
+                carried.insert(0, current.pop())
+            if (carried[0] if carried else piece) in NO_LINE_START:  # a line of nothing else: the mark hangs past the width
+                current.extend(carried)
+                current.append(piece)
+                used += w + sum(map(cells, carried))
+                continue
+            while current and current[-1] == " ":
+                current.pop()
+            lines.append(carried)
+            used = sum(map(cells, carried))
+        if piece == " " and not lines[-1]:
+            continue
+        lines[-1].append(piece)
+        used += w
+    text = ["".join(line).rstrip() for line in lines]
+    return [text[0], *(indent + t for t in text[1:])] if text else []
+
+
+def wrap_text(s: str, width: int, *, indent: str = "") -> list[str]:
+    """`s` broken into lines of at most `width` cells, by `break_lines`."""
+    return break_lines(_tokens(s), width, indent=indent)
+
+
+def _wrapped(s: str, width: int, style: str = "", indent: str = "") -> list[Text]:
+    return [Text(line, style=style, no_wrap=True, overflow="ignore") for line in wrap_text(s, width, indent=indent)]
+
+
+def _indented(s: str, width: int, style: str = "", first: str = "    ", rest: str | None = None) -> list[Text]:
+    """`s` wrapped within `width` cells, its first line after `first` and the others after `rest`
+    (the same by default)."""
+    rest = first if rest is None else rest
+    lines = wrap_text(s, width - cells(rest), indent="")
+    if lines and cells(first) > cells(rest):  # the first line has less room: lay it out again
+        lines = wrap_text(s, width - cells(first), indent="")
+    return [Text((first if i == 0 else rest) + line, style=style, no_wrap=True, overflow="ignore") for i, line in enumerate(lines)]
+
+
 # --- pillars --------------------------------------------------------------------------------
+
+_TZ_SOURCE = {"offset": "取自日期", "--tz": "取自 --tz", "system": "本机"}
+
+
+def _day_start_label(day_start: int) -> str:
+    return "子初换日 (23:00)" if day_start == 23 else "晚子时 (0:00 换日)"
 
 
 def pillars_panel(p: FourPillars, tr: Callable[[str], str]) -> Panel:
+    """The moment in full (`--explain`, `yimao pillars`): pillars, 旬空, 月破, 农历, the 节 and the conventions."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
-    pillars = Text()
-    for (_name, value), label in zip(p.items(), ("年", "月", "日", "时")):
-        pillars.append(tr(str(value)) if value is not None else "—", style="bold")
-        pillars.append(tr(label) + "  ", style="dim")
-    grid.add_row(tr("四柱"), pillars)
+    grid.add_row(tr("四柱"), _pillar_text(p, tr))
     xk = p.xunkong
-    grid.add_row(tr("旬空"), "".join(b.value for b in xk) if xk else Text("— (日干未知)", style="dim"))
+    grid.add_row(tr("旬空"), "".join(b.value for b in xk) if xk else Text(tr("— (日干未知)"), style="dim"))
     grid.add_row(tr("月破"), p.yuepo.value if p.yuepo else Text("—", style="dim"))
     ctx = p.context
     title = tr("时间")
     if ctx is not None:
         grid.add_row(tr("农历"), tr(str(ctx.lunar)) if ctx.lunar else Text("—", style="dim"))
-        j, nj = ctx.jie, ctx.next_jie
-        tz = ctx.moment.tzinfo
-        grid.add_row(
-            tr("节"),
-            f"{tr(j.name)} {j.instant.astimezone(tz):%Y-%m-%d %H:%M:%S}  →  {tr(nj.name)} {nj.instant.astimezone(tz):%Y-%m-%d %H:%M:%S}",
-        )
-        near = ctx.near_jie
-        if near is not None:
-            grid.add_row("", Text(f"⚠ {tr(near[0].name)} {near[1]:+.0f} s: the month pillar depends on seconds", style="bold yellow"))
-        grid.add_row(
-            tr("约定"),
-            Text(
-                f"{ctx.moment.isoformat(timespec='minutes')}  zone {ctx.tz_name} ({ctx.tz_source})  "
-                f"day starts {ctx.day_start:02d}:00{' (子初换日)' if ctx.day_start == 23 else ' (晚子时)'}",
-                style="dim",
-            ),
-        )
+        grid.add_row(tr("节"), _jie_text(ctx, tr, seconds=True))
+        grid.add_row(tr("时刻"), Text(tr(_zone_text(ctx)), style="dim"))
     else:
-        title = tr("四柱 (given)")
+        title = tr("据四柱")
     return Panel(grid, title=title, title_align="left", box=box.ROUNDED, expand=False)
+
+
+def _pillar_text(p: FourPillars, tr: Callable[[str], str]) -> Text:
+    pillars = Text()
+    for (_name, value), label in zip(p.items(), ("年", "月", "日", "时")):
+        if value is None and label != "日":
+            continue  # a pillar not given is not shown, but the day says it is missing
+        pillars.append(tr(str(value)) if value is not None else "—", style="bold")
+        pillars.append(tr(label) + " ", style="dim")
+    pillars.rstrip()
+    return pillars
+
+
+def _jie_text(ctx: Any, tr: Callable[[str], str], *, seconds: bool) -> str:
+    j, nj = ctx.jie, ctx.next_jie
+    tz = ctx.moment.tzinfo
+    form = "%Y-%m-%d %H:%M:%S" if seconds else "%m-%d %H:%M"
+    return f"{tr(j.name)} {j.instant.astimezone(tz):{form}} → {tr(nj.name)} {nj.instant.astimezone(tz):{form}}"
+
+
+def _zone_text(ctx: Any) -> str:
+    """The moment as read: wall time, zone (and where it came from), the day's start."""
+    return f"{ctx.moment:%Y-%m-%d %H:%M}  时区 {ctx.tz_name} ({_TZ_SOURCE.get(ctx.tz_source, ctx.tz_source)})  {_day_start_label(ctx.day_start)}"
+
+
+def pillars_lines(p: FourPillars, tr: Callable[[str], str], width: int) -> list[Text]:
+    """The moment in two or three lines (the default `cast`): the pillars with 旬空 and 月破; the
+    moment, zone and day start with the 农历; the 节 on either side."""
+    head = Text()
+    head.append(tr("据四柱" if p.context is None else "四柱") + "  ", style="bold")
+    head.append_text(_pillar_text(p, tr))
+    xk = p.xunkong
+    head.append(f"  {tr('旬空')} ", style="dim")
+    head.append("".join(b.value for b in xk) if xk else "—")
+    head.append(f"  {tr('月破')} ", style="dim")
+    head.append(p.yuepo.value if p.yuepo else "—")
+    out = [head]
+    ctx = p.context
+    if ctx is not None:
+        lunar = f"  {tr('农历')}{tr(str(ctx.lunar))}" if ctx.lunar else ""
+        out.extend(_wrapped(tr(f"{_zone_text(ctx)}") + lunar, width, "dim", "  "))
+        out.extend(_wrapped(f"{tr('节')}  {_jie_text(ctx, tr, seconds=False)}", width, "dim", "  "))
+    return out
 
 
 def render_pillars(p: FourPillars, console: Console, traditional: bool = False) -> None:
     console.print(pillars_panel(p, _Script(traditional)))
 
 
-# --- hexagram ---------------------------------------------------------------------------------
+# --- the chart --------------------------------------------------------------------------------
+
+# The table keeps the cells of the lines whole at any width from MIN_WIDTH: the 六神, 伏神, 本卦,
+# the line, its marks and the 变卦 are never wrapped. What yields, in order: the 神煞 column
+# (narrower, then out of the table into a list under it below STARS_IN_TABLE columns or when it
+# would get fewer than STARS_MIN cells), the 变卦's drawn line (its yin or yang is the moving
+# line's opposite), and the 爻象 column (narrower, then a list under the table).
+STARS_IN_TABLE = 90
+STARS_MIN = 24
+TAGS_MIN = 14
+TAGS_MAX = 24
 
 
 def _hex_title(h: Hexagram, tr: Callable[[str], str]) -> str:
     return f"{h.unicode} {tr(h.name)}  {tr(h.palace.value)}{tr('宫')}{tr(h.generation.value)}"
 
 
-def render_chart_table(chart: Chart, console: Console, traditional: bool = False) -> None:
-    """The 纳甲 chart of a cast without a date (`yimao hex`): the table and the line of facts
-    that `cast` shows, without pillars, findings or stars."""
-    tr = _Script(traditional)
-    console.print(Group(chart_table(chart, tr), chart_notes(chart, tr)))
+def line_cell(relative: Any, stem: Any, branch: Any) -> str:
+    """A line as the tables write it: 六亲 干支 五行, 兄弟己巳火."""
+    return f"{relative.value}{stem.value}{branch.value}{branch.element.value}"
 
 
-# --- the chart --------------------------------------------------------------------------------
+class LineStar(NamedTuple):
+    """A star on a line of the table: its label and its nature (吉, 凶, 吉凶, 未详)."""
+
+    label: str
+    nature: str
 
 
-def chart_table(chart: Chart, tr: Callable[[str], str], line_stars: Mapping[int, Sequence[str]] | None = None) -> Table:
+_NATURE_STYLE = {"吉": "green", "凶": "red", "吉凶": "yellow", "未详": "dim"}
+
+
+def stars_by_nature(stars: Sequence[LineStar], tr: Callable[[str], str]) -> list[tuple[str, str]]:
+    """A line's stars as pieces to lay out, grouped by nature (吉 first, then 凶, 吉凶, 未详),
+    each group led by its nature: [(piece, style)]. A name is one piece, never split."""
+    out: list[tuple[str, str]] = []
+    for nature in ("吉", "凶", "吉凶", "未详"):
+        names = [tr(s.label) for s in stars if s.nature == nature]
+        if names:
+            if out:
+                out.append(("·", "dim"))
+            out.append((tr(nature), f"bold {_NATURE_STYLE[nature]}"))
+            out.extend((n, _NATURE_STYLE[nature] if nature != "未详" else "") for n in names)
+    return out
+
+
+def _pieces_text(pieces: Sequence[tuple[str, str]], width: int, indent: str = "", sep: str = " ") -> list[Text]:
+    """Styled pieces (names, never split) in lines of at most `width` cells, `sep` between two on
+    a line, each line after the first after `indent`."""
+    lines: list[list[tuple[str, str]]] = [[]]
+    used = 0
+    for piece in pieces:
+        w = cells(piece[0])
+        if lines[-1] and used + cells(sep) + w > width:
+            lines.append([])
+            used = cells(indent)
+        elif lines[-1]:
+            used += cells(sep)
+        lines[-1].append(piece)
+        used += w
+    out = []
+    for i, line in enumerate(lines):
+        t = Text(indent if i else "", no_wrap=True, overflow="ignore")
+        for j, (text, style) in enumerate(line):
+            if j:
+                t.append(sep, style="dim")
+            t.append(text, style=style)
+        out.append(t)
+    return out
+
+
+def line_marks(chart: Chart, use: Any = None) -> dict[int, str]:
+    """The marks of the 世应 column: 世, 应, and with a 用神 用 on its lines (伏用 on the line whose
+    伏神 it is), 原 on the lines of the element that 生 it (原神) and 忌 on those of the element
+    that 克 it (忌神) — the general convention of 六爻, not a rule of volume 6."""
+    marks: dict[int, list[str]] = {cl.position: (["世"] if cl.shi else ["应"] if cl.ying else []) for cl in chart.lines}
+    if use is not None:
+        for p in use.positions:
+            marks[p].append("用")
+        if use.is_hidden:
+            for p in use.hidden_positions:
+                marks[p].append("伏用")
+    element = use_element(chart, use)
+    if element is not None:
+        for cl in chart.lines:
+            if "用" in marks[cl.position]:
+                continue
+            if cl.element.generates is element:
+                marks[cl.position].append("原")
+            elif cl.element.overcomes is element:
+                marks[cl.position].append("忌")
+    return {p: "".join(m) for p, m in marks.items()}  # 世伏用: one cell, whole at any width
+
+
+def use_element(chart: Chart, use: Any) -> Any:
+    """The element of the 用神: of its lines, or of its 伏神; None without one, or when it does not appear."""
+    if use is None:
+        return None
+    if use.positions:
+        return chart.lines[use.positions[0] - 1].element
+    for p in use.hidden_positions if use.is_hidden else ():
+        hidden = chart.lines[p - 1].hidden
+        if hidden is not None:
+            return hidden.line.branch.element
+    return None
+
+
+def _generating(element: Any) -> Any:
+    return next(e for e in type(element) if e.generates is element)
+
+
+def _overcoming(element: Any) -> Any:
+    return next(e for e in type(element) if e.overcomes is element)
+
+
+class _Column(NamedTuple):
+    header: str
+    cells: list[Any]
+    width: int  # its content's widest cell (or header)
+
+
+def chart_table(
+    chart: Chart,
+    tr: Callable[[str], str],
+    width: int,
+    *,
+    marks: Mapping[int, str] | None = None,
+    line_stars: Mapping[int, Sequence[LineStar]] | None = None,
+    changed_full: bool = False,
+) -> tuple[list[Any], list[Any]]:
+    """The chart's table with what of the 爻象 did not fit in it (a list under it), and the 神煞
+    of each line when they did not fit in it (a list to show after the findings). Lines from 上爻
+    down. Columns are two cells apart, or one when the lines' cells would not fit otherwise."""
     h = chart.hexagram
     ch = chart.changed_hexagram
     title = _hex_title(h, tr)
     if ch is not None:
         title += f"   {tr('之')}   {_hex_title(ch, tr)}"
-    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
-    table.add_column(tr("六神"))
-    table.add_column(tr("伏神"), style="dim")
-    table.add_column(tr("本卦"))
-    table.add_column("")
-    table.add_column(tr("世应"))
-    table.add_column(tr("变卦"))
-    table.add_column(tr("爻象"), overflow="fold")
-    if line_stars:
-        table.add_column(tr("神煞"), overflow="fold")
-    for cl in reversed(chart.lines):
-        row = _line_row(cl, tr)
-        if line_stars:
-            row.append(Text(" ".join(tr(s) for s in line_stars.get(cl.position, ())), style="dim"))
-        table.add_row(*row)
-    return table
-
-
-def _line_row(cl: ChartLine, tr: Callable[[str], str]) -> list[Any]:
-    line = cl.line
-    hidden = ""
-    if cl.hidden is not None:
-        hl = cl.hidden.line
-        hidden = tr(f"{hl.relative.value}{hl.stem.value}{hl.branch.value}{hl.element.value}")
-    changed: Any = ""
-    if cl.changed is not None:
-        c = cl.changed
-        changed = Text.assemble(
-            glyph(c.yang, False)[:5],
-            " ",
-            (tr(f"{c.relative.value}{c.stem.value}{c.branch.value}{c.element.value}"), _element(c.element.value)),
-        )
-    mark = "世" if cl.shi else "应" if cl.ying else ""
-    return [
-        tr(cl.spirit.value) if cl.spirit else "",
-        hidden,
-        Text(tr(f"{line.relative.value}{line.stem.value}{line.branch.value}{line.element.value}"), style=_element(line.element.value)),
-        glyph(line.yang, cl.moving),
-        Text(tr(mark), style="bold"),
-        changed,
-        Text(" ".join(tr(t) for t in cl.tags()), style="dim"),
+    marks = marks if marks is not None else line_marks(chart)
+    rows = list(reversed(chart.lines))
+    columns = [
+        _column(tr("六神"), [tr(cl.spirit.value) if cl.spirit else "" for cl in rows]),
+        _column(tr("伏神"), [_hidden_cell(cl, tr, marks) for cl in rows]),
+        _column(tr("本卦"), [Text(tr(line_cell(cl.relative, cl.line.stem, cl.branch)), style=_element(cl.element.value)) for cl in rows]),
+        _column("", [glyph(cl.line.yang, cl.moving) for cl in rows]),
+        _column(tr("世应"), [Text(tr(marks.get(cl.position, "")), style="bold") for cl in rows]),
     ]
+    columns = [c for i, c in enumerate(columns) if i >= 2 or any(cells(_plain(x)) for x in c.cells)]  # no 六神 without a day, no empty 伏神
+    changed = _changed_cells(chart, tr, changed_full)
+    gap = 2  # the box's space and one of padding
+    if changed is not None:
+        drawn = _column(tr("变卦"), [_changed_text(c, tr, drawn=True) for c in changed])
+        if sum(c.width + gap for c in columns) + drawn.width > width:
+            drawn = _column(tr("变卦"), [_changed_text(c, tr, drawn=False) for c in changed])
+        columns.append(drawn)
+    fixed = sum(c.width + gap for c in columns)
+    if fixed - gap > width:
+        gap = 1
+        fixed = sum(c.width + gap for c in columns)
+    tags = [[tr(t) for t in cl.tags()] for cl in rows]
+    tags_widest = max((cells(t) for line in tags for t in line), default=0)
+    tags_natural = max((cells(" ".join(line)) for line in tags), default=0)
+    tags_width = min(tags_natural, TAGS_MAX, width - fixed)
+    under: list[Any] = []
+    if tags_widest and tags_width >= max(tags_widest, cells(tr("爻象")), min(tags_natural, TAGS_MIN)):
+        columns.append(_Column(tr("爻象"), [Text("\n").join(_pieces_text([(t, "dim") for t in line], tags_width)) for line in tags], tags_width))
+        fixed += tags_width + gap
+    elif tags_widest:
+        under.extend(_under_lines(rows, [[(t, "dim") for t in line] for line in tags], width, tr))
+    stars_under: list[Any] = []
+    if line_stars:
+        pieces = [stars_by_nature(line_stars.get(cl.position, ()), tr) for cl in rows]
+        room = width - fixed
+        if width >= STARS_IN_TABLE and room >= STARS_MIN:
+            columns.append(_Column(tr("神煞"), [Text("\n").join(_pieces_text(p, room)) for p in pieces], room))
+        else:
+            stars_under = _under_lines(rows, pieces, width, tr, header=tr("神煞"))
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        title=title,
+        title_justify="left",
+        show_edge=False,
+        padding=(0, gap - 1, 0, 0),
+        pad_edge=False,
+        min_width=min(cells(title), width),  # the title on one line where the width allows
+    )
+    for c in columns:
+        table.add_column(c.header, no_wrap=True, min_width=c.width, max_width=c.width, overflow="ignore")
+    for i in range(len(rows)):
+        table.add_row(*(c.cells[i] for c in columns))
+    return [table, *under], stars_under
 
 
-def render_cast(
-    chart: Chart,
-    console: Console,
-    *,
-    traditional: bool = False,
-    explain: bool = False,
-    use_note: str | None = None,
-    sections: Sequence[Any] = (),
-    line_stars: Mapping[int, Sequence[str]] | None = None,
-) -> None:
+def _plain(x: Any) -> str:
+    return x.plain if isinstance(x, Text) else str(x)
+
+
+def _column(header: str, cells_: list[Any]) -> _Column:
+    return _Column(header, cells_, max([cells(header), *(cells(_plain(x)) for x in cells_)]))
+
+
+def _hidden_cell(cl: ChartLine, tr: Callable[[str], str], marks: Mapping[int, str]) -> Any:
+    if cl.hidden is None:
+        return ""
+    hl = cl.hidden.line
+    used = "伏用" in marks.get(cl.position, "")
+    return Text(tr(line_cell(hl.relative, hl.stem, hl.branch)), style=f"bold {_element(hl.branch.element.value)}" if used else "dim")
+
+
+def _changed_cells(chart: Chart, tr: Callable[[str], str], full: bool) -> list[tuple[Any, bool]] | None:
+    """The 变卦 column from 上爻 down, as (line, moved): the 变爻 only, or with `full` every line of
+    the 之卦 with its 六亲 against the original palace (as the 变爻 are). None when nothing moves."""
+    ch = chart.changed_hexagram
+    if ch is None:
+        return None
+    if not full:
+        return [(cl.changed, True) for cl in reversed(chart.lines)]
+    palace = chart.hexagram.palace_element
+    return [(changed_line(line, palace), cl.moving) for line, cl in zip(reversed(ch.lines), reversed(chart.lines))]
+
+
+def _changed_text(c: tuple[Any, bool], tr: Callable[[str], str], *, drawn: bool) -> Any:
+    line, moved = c
+    if line is None:
+        return ""
+    t = Text()
+    if drawn:
+        t.append(YANG if line.yang else YIN, style="" if moved else "dim")
+        t.append(" ")
+    t.append(tr(line_cell(line.relative, line.stem, line.branch)), style=_element(line.branch.element.value) if moved else "dim")
+    return t
+
+
+def _under_lines(
+    rows: Sequence[ChartLine], pieces: Sequence[Sequence[tuple[str, str]]], width: int, tr: Callable[[str], str], header: str = ""
+) -> list[Text]:
+    """What left the table, a line each, 上爻 first: `爻5  …`, wrapped with the names whole."""
+    out: list[Text] = []
+    if header and any(pieces):
+        out.append(Text(header, style="bold"))
+    for cl, p in zip(rows, pieces):
+        if not p:
+            continue
+        head = f"{tr('爻')}{cl.position} "
+        lines = _pieces_text([(head, "dim"), *p], width, indent=" " * cells(head))
+        out.extend(lines)
+    return out
+
+
+def render_chart_table(chart: Chart, console: Console, traditional: bool = False, *, changed_full: bool = False) -> None:
+    """The 纳甲 chart of a cast with its 变爻 and 伏神, without pillars or findings (`yimao hex`)."""
     tr = _Script(traditional)
-    parts: list[Any] = [pillars_panel(chart.pillars, tr), chart_table(chart, tr, line_stars), chart_notes(chart, tr, use_note)]
-    parts.extend(sections)
-    console.print(Group(*parts))
+    table, _ = chart_table(chart, tr, console.width, changed_full=changed_full)
+    console.print(Group(*table, chart_facts(chart, tr, console.width)))
 
 
-def chart_notes(chart: Chart, tr: Callable[[str], str], use_note: str | None = None) -> Text:
-    """The line under the chart: what holds of the hexagram with no date (六冲/六合, 伏吟/反吟,
-    卦身), the coins, and the 用神 when one is named."""
-    notes = []
+def chart_facts(chart: Chart, tr: Callable[[str], str], width: int, use: Any = None) -> Text:
+    """The line under the chart: the 用神 when one is named, the 卦身, 六冲/六合, 游魂/归魂,
+    伏吟/反吟, and the coins (爻值)."""
+    facts = []
+    if use is not None:
+        from yimao.pipeline import use_note
+
+        facts.append(tr(use_note(use) or ""))
+        element = use_element(chart, use)
+        if element is not None:
+            facts.append(tr(f"原神{_generating(element).value} 忌神{_overcoming(element).value}"))
+    facts.append(f"{tr('卦身')} {tr(chart.hexagram.guashen.value)}")
     if chart.features:
-        notes.append(" ".join(tr(f) for f in chart.features))
-    notes.append(f"{tr('卦身')} {chart.hexagram.guashen.value}   coins {chart.cast.coins()}")
-    if use_note:
-        notes.append(tr(use_note))
-    return Text("   ".join(notes), style="dim")
+        facts.append(" ".join(tr(f) for f in chart.features))
+    facts.append(f"{tr('爻值')} {chart.cast.coins()}")
+    return Text("\n").join(_pieces_text([(f, "dim") for f in facts], width, indent="  ", sep=" · "))
 
 
-# --- a full reading: chart, findings, stars ------------------------------------------------
+# --- a reading: chart, findings, stars ------------------------------------------------------
 
 RULE_ORDER = ("助鬼伤身", "局会", "三刑", "墓开", "六害")
 
+# The sentence that decides a holding finding, by its kind (or rule): the first of the finding's
+# quotes that contains the phrase; else its first quote. A finding cites the general rule first
+# and then the sentence that names its case (动会者…, 此相生之害也 …), which is the one to show.
+_DECIDING = {
+    "动会": "动会者",
+    "变会": "变会者",
+    "伏会": "伏会者",
+    "生害": "相生之害",
+    "克害": "克",
+    "真刑": "真刑",
+    "刑冲并见": "刑而兼冲",
+    "三刑全": "孟党孟刑",
+    "刑": "三刑之立法",
+    "墓开": "刑则墓开",
+    "冲开": "墓开",
+    "助鬼伤身": "助鬼伤身",
+}
 
-def _quote_lines(text: Sequence[Any], tr: Callable[[str], str], explain: bool, dim: bool) -> list[Text]:
-    out = []
+
+def deciding_quote(f: Any) -> Any:
+    """The one sentence of the book a holding finding is shown with by default."""
+    phrase = _DECIDING.get(f.kind or f.rule) or _DECIDING.get(f.rule)
+    if phrase:
+        for q in f.text[1:] if f.kind == "克害" else f.text:  # 克害: 彼克我者 / 我克彼者, not the general sentence
+            if phrase in q.original:
+                return q
+    return f.text[0] if f.text else None
+
+
+def _quote_lines(text: Sequence[Any], tr: Callable[[str], str], explain: bool, dim: bool, width: int, told: set[str] | None = None) -> list[Text]:
+    """Quotes, each wrapped under its 「」 with its passage; with `explain` the modern rendering
+    under it, once a reading (`told` holds those already given: a passage's rendering is its
+    paragraph's, the same for every sentence of it)."""
+    out: list[Text] = []
     for q in text:
-        line = Text("    「", style="dim", overflow="fold")
-        line.append(tr(q.original), style="dim italic" if dim else "italic")
-        line.append(f"」 {q.passage}", style="dim")
-        out.append(line)
-        if explain:
-            out.append(Text(f"      {tr(q.vernacular)}", style="dim", overflow="fold"))
+        out.extend(_indented(f"「{tr(q.original)}」 {q.passage}", width, "dim italic" if dim else "italic", "    ", "     "))
+        if explain and (told is None or q.vernacular not in told):
+            out.extend(_indented(tr(q.vernacular), width, "dim", "      "))
+            if told is not None:
+                told.add(q.vernacular)
+        elif explain:
+            out.append(Text(f"      {tr('(白话同上)')}", style="dim"))
     return out
 
 
@@ -249,35 +601,64 @@ def _member_text(m: Any, tr: Callable[[str], str]) -> str:
     return tr(f"{role}{m.branch.value}({where})")
 
 
-def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain: bool) -> list[Any]:
-    """A panel per rule, in the book's order (rules not in it after): what holds first, then near misses."""
+def _finding_head(f: Any, rule: str, tr: Callable[[str], str], width: int, reasons: bool) -> list[Text]:
+    """A finding's head: its mark, label, lines and members (and reasons), wrapped."""
+    pieces = [("✔" if f.holds else "✘", "bold green" if f.holds else "dim"), (tr(_finding_label(f, rule) or rule), "bold" if f.holds else "dim")]
+    if f.lines:
+        pieces.append((f"{tr('爻')}{','.join(map(str, f.lines))}", "" if f.holds else "dim"))
+    pieces.extend((_member_text(m, tr), "cyan" if f.holds else "dim") for m in f.members)
+    if reasons:
+        pieces.extend((tr(r), "dim") for r in f.reasons)
+    return _pieces_text(pieces, width, indent="    ")
+
+
+def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain: bool, width: int = 100) -> list[Any]:
+    """A panel per rule, in the book's order (rules not in it after): what holds first, then near
+    misses with their reasons (`--explain`)."""
     parts: list[Any] = []
-    rules = list(dict.fromkeys([*RULE_ORDER, *(f.rule for f in findings)]))
-    for rule in rules:
-        group = [f for f in findings if f.rule == rule]
+    inner = width - 4
+    for rule in _rules(findings):
+        group = sorted((f for f in findings if f.rule == rule), key=lambda f: not f.holds)
         if not group:
+            parts.append(Text(f"{tr(rule)} {tr('无')}", style="dim"))
             continue
-        group.sort(key=lambda f: not f.holds)  # what holds first, then near misses
         body: list[Any] = []
         for f in group:
-            body.extend(_finding_lines(f, rule, tr, explain))
+            body.extend(_finding_head(f, rule, tr, inner, reasons=False))
+            if f.reasons:
+                body.extend(_indented(tr(" ".join(f.reasons)), inner, "" if f.holds else "dim"))
+            body.extend(_quote_lines(f.text, tr, explain, not f.holds, inner))
         parts.append(Panel(Group(*body), title=tr(rule), title_align="left", box=box.ROUNDED))
     return parts
 
 
-def _finding_lines(f: Any, rule: str, tr: Callable[[str], str], explain: bool) -> list[Any]:
-    """One finding: its head line (mark, label, lines, members), its reasons and its quotes."""
-    dim = "" if f.holds else "dim"
-    head = Text.assemble(Text("✔ " if f.holds else "✘ ", style="bold green" if f.holds else "dim"))
-    head.append(tr(_finding_label(f, rule) or rule), style="bold" if f.holds else "dim")
-    if f.lines:
-        head.append(f"  爻 {','.join(map(str, f.lines))}", style=dim)
-    if f.members:
-        head.append("  " + " ".join(_member_text(m, tr) for m in f.members), style="cyan" if f.holds else "dim")
-    lines: list[Any] = [head]
-    lines.extend(Text(f"    {tr(r)}", style=dim, overflow="fold") for r in f.reasons)
-    lines.extend(_quote_lines(f.text, tr, explain, dim=not f.holds))
-    return lines
+def _rules(findings: Sequence[Any]) -> list[str]:
+    return list(dict.fromkeys([*RULE_ORDER, *(f.rule for f in findings)]))
+
+
+def findings_compact(findings: Sequence[Any], tr: Callable[[str], str], width: int) -> list[Text]:
+    """What holds, each with its deciding sentence; then one line over every family: ✔ and ✘
+    counted, 无 when it was checked and found nothing, and where the near misses are told."""
+    out: list[Text] = []
+    for rule in _rules(findings):
+        for f in findings:
+            if f.rule == rule and f.holds:
+                out.extend(_finding_head(f, rule, tr, width, reasons=True))
+                q = deciding_quote(f)
+                if q is not None:
+                    out.extend(_quote_lines([q], tr, False, False, width))
+    counts = []
+    for rule in _rules(findings):
+        held = sum(f.holds for f in findings if f.rule == rule)
+        missed = sum(not f.holds for f in findings if f.rule == rule)
+        if not held and not missed:
+            counts.append((f"{tr(rule)} {tr('无')}", "dim"))
+        else:
+            counts.append((tr(rule) + (f" ✔{held}" if held else "") + (f" ✘{missed}" if missed else ""), ""))
+        counts.append(("·", "dim"))
+    counts[-1] = (tr("(✘ 未成，其理见 --explain)") if any(not f.holds for f in findings) else "", "dim")
+    out.extend(_pieces_text([c for c in counts if c[0]], width, indent="  "))
+    return out
 
 
 def _finding_label(f: Any, rule: str) -> str:
@@ -288,55 +669,87 @@ def _finding_label(f: Any, rule: str) -> str:
     return " ".join(x for x in (f.kind, element, f.relative.value if f.relative else None) if x)
 
 
-def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool) -> list[Any]:
+def star_label(star: Any) -> str:
+    """The name a star is shown by: its label, unique in the catalogue (丧门（岁）)."""
+    return star.label or star.name
+
+
+def line_stars_of(placements: Sequence[Any]) -> dict[int, list[LineStar]]:
+    """The stars that act (各伺其动), by the line they act on: a moving line, its 变爻 or a lifted 伏神."""
+    out: dict[int, list[LineStar]] = {}
+    for s in placements:
+        for pos in sorted({h.position for h in s.hits if h.moving}):
+            out.setdefault(pos, []).append(LineStar(star_label(s.star), s.star.nature))
+    return out
+
+
+def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool, width: int = 100) -> list[Any]:
+    """Every star on the chart with its sentence (`--explain`): those that act, then the dormant."""
     if not stars:
         return []
+    inner = width - 4
     active = [s for s in stars if s.active or s.on_use]
     dormant = [s for s in stars if not (s.active or s.on_use)]
     body: list[Any] = []
     shown: set[str] = set()
+    told: set[str] = set()
     for s in active:
-        head = Text("★ ", style="bold yellow")
-        head.append(tr(s.star.label), style="bold")
-        head.append(f" {tr(s.star.nature)}  ", style="")
-        head.append(tr(" ".join(s.positions)) + "  ", style="cyan")
-        head.append(tr(s.where_text()), style="")
+        pieces = [
+            ("★", "bold yellow"),
+            (tr(star_label(s.star)), "bold"),
+            (tr(s.star.nature), ""),
+            (tr(" ".join(s.positions or ())), "cyan"),
+            (tr(s.where_text()), ""),
+        ]
         if s.star.topics:
-            head.append("  " + tr("/".join(s.star.topics)), style="dim")
-        body.append(head)
+            pieces.append((tr("/".join(s.star.topics)), "dim"))
+        body.extend(_pieces_text([p for p in pieces if p[0]], inner, indent="    "))
         q = s.star.quote
         if q is not None and q.original in shown:
             body.append(Text(f"    「…」 {q.passage} {tr('同上')}", style="dim"))
         elif q is not None:
             shown.add(q.original)
-            body.extend(_quote_lines([q], tr, explain, dim=not s.active))
+            body.extend(_quote_lines([q], tr, explain, not s.active, inner, told))
     if dormant:
-        t = Text("静 ", style="dim")
-        t.append(tr("  ".join(f"{s.star.label}({s.where_text()})" for s in dormant)), style="dim")
-        body.append(t)
+        body.append(Text(tr("静 (不动则不伺)"), style="dim"))
+        body.extend(_pieces_text([(tr(f"{star_label(s.star)}({s.where_text()})"), "dim") for s in dormant], inner, indent="  "))
     return [Panel(Group(*body), title=tr("神煞 (各伺其动)"), title_align="left", box=box.ROUNDED)]
 
 
-def render_reading(reading: Any, console: Console, *, traditional: bool = False, explain: bool = False) -> None:
-    from yimao.pipeline import use_note
+def stars_compact(stars: Sequence[Any], tr: Callable[[str], str], width: int) -> list[Text]:
+    """After the table: the stars in force on the day (值日) and the count of dormant ones."""
+    out: list[Text] = []
+    day = [s for s in stars if s.day_match]
+    if day:
+        out.extend(_pieces_text([(tr("值日"), "bold"), *((tr(star_label(s.star)), "") for s in day)], width, indent="  "))
+    dormant = sum(not s.active for s in stars)
+    if dormant:
+        out.append(Text(tr(f"神煞静 {dormant} (不动则不伺，见 --explain)"), style="dim"))
+    return out
 
+
+def render_reading(reading: Any, console: Console, *, traditional: bool = False, explain: bool = False, changed_full: bool = False) -> None:
+    """A cast read in full: by default one screen (the moment, the chart with the stars that act,
+    the facts, what holds with its sentence, every family counted); with `explain` every quote
+    with its modern rendering, every near miss with its reasons, and every star."""
     tr = _Script(traditional)
     chart = reading.chart
-    # the chart's column shows the stars that act (各伺其动): on a moving line, its 变爻 or a lifted 伏神
-    line_stars: dict[int, list[str]] = {}
-    for s in reading.stars.placements:
-        for pos in sorted({h.position for h in s.hits if h.moving}):
-            line_stars.setdefault(pos, []).append(s.star.label)
-    sections = findings_sections(reading.findings, tr, explain) + stars_section(reading.stars.placements, tr, explain)
-    render_cast(
-        chart,
-        console,
-        traditional=traditional,
-        explain=explain,
-        use_note=use_note(reading.use),
-        sections=sections,
-        line_stars=line_stars or None,
-    )
+    width = console.width
+    marks = line_marks(chart, reading.use)
+    line_stars = line_stars_of(reading.stars.placements)
+    parts: list[Any] = [pillars_panel(chart.pillars, tr)] if explain else pillars_lines(chart.pillars, tr, width)
+    table, stars_under = chart_table(chart, tr, width, marks=marks, line_stars=line_stars, changed_full=changed_full)
+    parts.extend(table)
+    parts.append(chart_facts(chart, tr, width, reading.use))
+    if explain:
+        parts.extend(stars_under)
+        parts.extend(findings_sections(reading.findings, tr, True, width))
+        parts.extend(stars_section(reading.stars.placements, tr, True, width))
+    else:
+        parts.extend(findings_compact(reading.findings, tr, width))
+        parts.extend(stars_under)
+        parts.extend(stars_compact(reading.stars.placements, tr, width))
+    console.print(Group(*parts))
 
 
 # --- the book ------------------------------------------------------------------------------
@@ -372,12 +785,26 @@ def _highlight(text: str, query: str) -> Text:
 # --- stars --------------------------------------------------------------------------------------
 
 
+# What a star's place is read from (its catalogue `basis`), as the tables say it.
+_BASIS = {
+    "month": "依月",
+    "month_sanhe": "依月三合",
+    "season": "依季",
+    "day_stem": "依日干",
+    "day_ganzhi": "依日干支",
+    "year_branch": "依年支",
+    "year_month": "依年月",
+    "month_hour": "依月时",
+    "none": "无起例",
+}
+
+
 def _star_head(star: Any, tr: Callable[[str], str]) -> Text:
     t = Text()
     t.append(tr(star.label), style="bold")
     if star.aliases:
         t.append(f" ({tr('、'.join(star.aliases))})", style="dim")
-    t.append(f"  {star.id}  {tr(star.group)}  {tr(star.nature)}  basis {star.basis}", style="dim")
+    t.append(f"  {star.id}  {tr(star.group)}  {tr(star.nature)}  {tr(_BASIS.get(star.basis, star.basis))}", style="dim")
     if star.topics:
         t.append("  " + tr("/".join(star.topics)), style="cyan")
     return t
@@ -428,7 +855,7 @@ def render_star(
             parts.append(_table_grid(v.table, tr, f"{tr('异读')}: {tr(v.reading)} — {tr(v.reason)}"))
     else:
         parts.append(Text(tr("书中只列其名，未给起例，故无位置。"), style="dim"))
-    parts.extend(_quote_lines(star.quotes, tr, explain=False, dim=False))
+    parts.extend(_quote_lines(star.quotes, tr, explain=False, dim=False, width=console.width - 4))
     for n in star.notes:
         parts.append(Text(f"  · {tr(n)}", style="dim", overflow="fold"))
     console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(star.label), title_align="left"))
@@ -445,7 +872,7 @@ def render_fixed_name(fixed: Any, console: Console, *, traditional: bool = False
     where = Text(f"{tr(fixed.rule)} → ", style="bold")
     where.append(tr(fixed.position), style="bold yellow")
     parts: list[Any] = [head, where, Text(tr("宫名，非星：不随年月日移动，无起例，不落卦爻。"), style="dim")]
-    parts.extend(_quote_lines(fixed.quotes, tr, explain=False, dim=False))
+    parts.extend(_quote_lines(fixed.quotes, tr, explain=False, dim=False, width=console.width - 4))
     for n in fixed.notes:
         parts.append(Text(f"  · {tr(n)}", style="dim", overflow="fold"))
     console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(fixed.name), title_align="left"))
@@ -506,31 +933,49 @@ def line_progress(total: int | None = None, position: Callable[[], int] | None =
 
 def render_examples(results: Sequence[dict[str, Any]], console: Console, *, traditional: bool = False, explain: bool = False) -> None:
     tr = _Script(traditional)
-    table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六 书中例证"), title_justify="left", pad_edge=False, show_lines=False)
-    table.add_column("", no_wrap=True)
-    table.add_column(tr("例"), overflow="fold", ratio=2)
-    table.add_column(tr("书云"), overflow="fold", ratio=2)
-    table.add_column(tr("算得"), overflow="fold", ratio=2)
+    w = max((console.width - 8) // 3, 12)  # three text columns two cells apart, after the mark's
+    table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六 书中例证"), title_justify="left", show_edge=False, padding=(0, 1, 0, 0), pad_edge=False)
+    table.add_column("", no_wrap=True, width=2)
+    for header in ("例", "书云", "算得"):
+        table.add_column(tr(header), no_wrap=True, width=w, overflow="ignore")
 
     def show(d: dict[str, Any]) -> str:
-        return "  ".join(f"{k}={v if not isinstance(v, (list, dict)) else _compact(v)}" for k, v in d.items())
+        return "  ".join(_example_value(k, v) for k, v in d.items())
+
+    def lines(s: str, style: str = "") -> list[Text]:
+        return _wrapped(s, w, style)
 
     for r in results:
         q = r["quote"]
-        cell = Text(f"{r['rule']} {r['id']}\n", style="bold")
-        cell.append(f"「{tr(q['original'])}」 {q['passage']}", style="italic")
+        cell = [*lines(f"{tr(r['rule'])} {r['id']}", "bold"), *lines(f"「{tr(q['original'])}」 {q['passage']}", "italic")]
         if explain:
-            cell.append(f"\n{tr(q['vernacular'])}", style="dim")
+            cell.extend(lines(tr(q["vernacular"]), "dim"))
         computed = {k: v for k, v in r["computed"].items() if k in r["expected"] or k == "reasons"}
         table.add_row(
             Text("✔", style="bold green") if r["agrees"] else Text("✘", style="bold red"),
-            cell,
-            tr(show(r["expected"])),
-            Text(tr(show(computed)), style="dim" if r["agrees"] else "bold red"),
+            Text("\n").join(cell),
+            Text("\n").join(lines(tr(show(r["expected"])))),
+            Text("\n").join(lines(tr(show(computed)), "dim" if r["agrees"] else "bold red")),
         )
     console.print(table)
     bad = sum(not r["agrees"] for r in results)
-    console.print(Text(f"{len(results) - bad} of {len(results)} agree", style="bold green" if not bad else "bold red"))
+    console.print(Text(tr(f"{len(results) - bad} / {len(results)} 例相符"), style="bold green" if not bad else "bold red"))
+
+
+# The English keys of an example's expectations (its JSON keys) as the table says them: 成/不成 for
+# holds, the values of kind, element, relative and star alone (they are their own names).
+_EXAMPLE_KEYS = {"reason": "因", "reasons": "因", "positions": "位", "line": "爻", "members": "成员", "hexagrams": "卦"}
+
+
+def _example_value(key: str, v: Any) -> str:
+    if key == "holds":
+        return "成" if v else "不成"
+    if key == "on_moving_line":
+        return "在动爻" if v else "不在动爻"
+    text = _compact(v) if isinstance(v, (list, dict)) else str(v)
+    if key in ("kind", "element", "relative", "star"):
+        return text
+    return f"{_EXAMPLE_KEYS.get(key, key)}:{text}"
 
 
 def _compact(v: Any) -> str:
