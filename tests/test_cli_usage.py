@@ -41,7 +41,7 @@ def _examples(help_text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("command", [None, *_commands()])
-def test_help_examples_stand_on_lines_of_their_own_and_run(command, tmp_path):
+def test_help_examples_stand_on_lines_of_their_own_and_run(command, tmp_path, monkeypatch):
     args = [command, "-h"] if command else ["-h"]
     result = runner.invoke(app, args, env={"COLUMNS": "60"}, terminal_width=60)
     assert result.exit_code == 0
@@ -52,12 +52,8 @@ def test_help_examples_stand_on_lines_of_their_own_and_run(command, tmp_path):
         assert words[0] == "yimao" and (command is None or words[1] == command), example  # whole, one a line
         words = words[1 : words.index(">")] if ">" in words else words[1:]
         (tmp_path / "requests.jsonl").write_text('{"hex": "离之乾", "month": "卯", "day": "戊寅"}\n', encoding="utf-8")
-        cwd = os.getcwd()
-        os.chdir(tmp_path)
-        try:
-            ran = runner.invoke(app, words, env={"TZ": "Asia/Shanghai", "COLUMNS": "120"})
-        finally:
-            os.chdir(cwd)
+        monkeypatch.chdir(tmp_path)  # where batch's example finds its file
+        ran = runner.invoke(app, words, env={"TZ": "Asia/Shanghai", "COLUMNS": "120"})
         assert ran.exit_code == 0, (example, ran.stderr)
 
 
