@@ -30,6 +30,7 @@ ALLOWED = {
     "data": set(),  # package data and its reader
     "batch": {"errors", "pipeline", "serialize", "output", "render"},  # render: the progress bar on a terminal
     "examples": {"errors", "ganzhi", "hexagram", "pipeline", "stars", "texts"},
+    "journal": {"errors", "ganzhi", "pillars", "hexagram", "pipeline", "serialize"},  # the journal of casts: the only importer of sqlite3
 }
 
 

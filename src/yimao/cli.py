@@ -182,6 +182,10 @@ HourOpt = Annotated[str | None, typer.Option("--hour", autocompletion=_complete_
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON document (schema_version 1) instead of tables.")]
 TradOpt = Annotated[bool, typer.Option("--traditional", "-t", help="Traditional characters (繁體) in the output.")]
 EarthOpt = Annotated[str, typer.Option("--earth", help="Where 土 has its 长生: 'shui' (申, 水土同宫, default) or 'huo' (寅, 火土同宫).")]
+JournalOpt = Annotated[
+    str | None,
+    typer.Option("--journal", metavar="PATH", help="The journal file. Default: YIMAO_JOURNAL, else journal.sqlite3 in the user's data directory."),
+]
 
 
 ChangedOpt = Annotated[
@@ -309,6 +313,9 @@ def cast(
     ] = None,
     traditional: TradOpt = False,
     json: JsonOpt = False,
+    save: Annotated[bool, typer.Option("--save", help="Record the case in the journal (says `saved as case N` on stderr).")] = False,
+    question: Annotated[str | None, typer.Option("--question", "-q", help="The question asked, kept with --save: 问：今年可得财否")] = None,
+    journal: JournalOpt = None,
 ) -> None:
     """Cast a chart: pillars, 纳甲 chart, and the analysis of volume 6. One screen by default;
     --explain for the whole account.
@@ -325,8 +332,13 @@ def cast(
             raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
         changed_full = _changed_option(changed)
         pictures = _pictures(svg, html, json)
-        result = read(CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth))
+        req = CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
+        result = read(req)
         _warn_moment(result.chart.pillars)
+        if save:
+            _save_case(req, result, question, journal)
+        elif question is not None or journal is not None:
+            raise NotationError("--question and --journal go with --save", question or journal, ("--save --question 问：今年可得财否",))
         if json:
             _write_json(document(result), traditional)
             return
@@ -702,6 +714,259 @@ def completion(
         _write_text(completion_script(shell.strip().lower()))
 
 
+# --- the journal ---------------------------------------------------------------------------------
+
+journal_app = typer.Typer(
+    name="journal",
+    help="The journal of casts (卦例): cases saved with `cast --save`, re-read, noted, judged and counted.\n\nExample: yimao journal list",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(journal_app)
+CaseArg = Annotated[int, typer.Argument(metavar="ID", help="The case's number (journal list shows them).")]
+
+
+def _save_case(req, result, question: str | None, journal: str | None) -> None:
+    from yimao.journal.case import new_case
+    from yimao.journal.records import save
+    from yimao.journal.store import opened
+    from yimao.output import err
+
+    with opened(journal, create=True) as db:
+        assert db is not None
+        number = save(db, new_case(req, result, question))
+    err(f"saved as case {number}")
+
+
+@journal_app.command("list", cls=_Command)
+def journal_list(
+    topic: Annotated[str | None, typer.Option("--topic", autocompletion=_complete_topic, help="Only cases of this topic.")] = None,
+    hex: Annotated[
+        str | None, typer.Option("--hex", autocompletion=_complete_hex, help="Only cases with this 本卦 or 之卦, or this pair: 离之乾.")
+    ] = None,
+    since: Annotated[str | None, typer.Option("--since", help="Only cases cast on or after this date: 2026-01-01.")] = None,
+    until: Annotated[str | None, typer.Option("--until", help="Only cases cast on or before this date.")] = None,
+    search: Annotated[str | None, typer.Option("--search", help="Only cases whose question, notes or outcome contain this text.")] = None,
+    journal: JournalOpt = None,
+    traditional: TradOpt = False,
+    json: Annotated[bool, typer.Option("--json", help="JSON Lines: one case a line.")] = False,
+) -> None:
+    """The cases of the journal: number, date, question, hexagram, 用神, outcome.
+
+    Example: yimao journal list --topic 求财 --since 2026-01-01
+    """
+    with _guard():
+        from yimao.journal.case import list_entry
+        from yimao.journal.records import cases, make_filter
+        from yimao.journal.store import opened
+
+        f = make_filter(topic, hex, since, until, search)
+        with opened(journal, create=False) as db:
+            entries = [list_entry(c) for c in cases(db, f)]
+        if json:
+            from yimao.serialize import dumps
+            from yimao.serialize import traditional as to_trad
+
+            _stdout().write(b"".join(dumps(to_trad(e) if traditional else e, compact=True) for e in entries))
+            sys.stdout.flush()
+            return
+        from yimao.render import make_console, render_journal_list
+
+        render_journal_list(entries, make_console(), traditional)
+
+
+@journal_app.command("show", cls=_Command)
+def journal_show(
+    case: CaseArg,
+    explain: Annotated[bool, typer.Option("--explain", help="Add the modern rendering beside each quote of the book.")] = False,
+    as_saved: Annotated[bool, typer.Option("--as-saved", help="The document as it read when saved (--json), not read again.")] = False,
+    journal: JournalOpt = None,
+    traditional: TradOpt = False,
+    json: Annotated[bool, typer.Option("--json", help="The cast's JSON document, with the case's own keys around it.")] = False,
+) -> None:
+    """A case read again from its inputs: the chart and findings of `cast`, with the question,
+    notes and outcome. Says so when this yimao reads it otherwise than when it was saved.
+
+    Example: yimao journal show 12 --explain
+    """
+    with _guard():
+        from yimao import __version__
+        from yimao.journal.case import differences, journal_fields, reading
+        from yimao.journal.records import get
+        from yimao.journal.store import opened
+        from yimao.output import err
+        from yimao.pipeline import document
+
+        with opened(journal, create=False) as db:
+            c = get(db, case)
+        then = c.saved_document()
+        if as_saved:
+            result, now = None, then
+        else:
+            result = reading(c)
+            now = document(result)
+        changes = differences(then, now)
+        if changes:
+            err(
+                f"warning: yimao {__version__} reads case {case} otherwise than yimao {c.yimao_version} did when it was saved: "
+                + ", ".join(d["path"] for d in changes)
+            )
+        fields = journal_fields(c, changes)
+        if json or result is None:
+            if not json:
+                raise NotationError("--as-saved shows the stored document: give --json", "--as-saved", ("--as-saved --json",))
+            _write_json({**now, **fields}, traditional)
+            return
+        from yimao.render import make_console, render_case, render_reading
+
+        console = make_console()
+        render_reading(result, console, traditional=traditional, explain=explain)
+        render_case(fields, console, traditional)
+
+
+@journal_app.command("note", cls=_Command)
+def journal_note(
+    case: CaseArg,
+    text: Annotated[str, typer.Argument(help="The note: what was asked, what happened, what you saw.")],
+    journal: JournalOpt = None,
+) -> None:
+    """Add a note to a case.
+
+    Example: yimao journal note 12 "财在五爻，待午月"
+    """
+    with _guard():
+        from yimao.journal.records import add_note
+        from yimao.journal.store import opened
+
+        with opened(journal, create=False) as db:
+            add_note(db, case, text)
+
+
+@journal_app.command("outcome", cls=_Command)
+def journal_outcome(
+    case: CaseArg,
+    verdict: Annotated[str, typer.Option("--verdict", help="What happened: 应 (it held), 不应 (it did not), 部分 (in part).")],
+    note: Annotated[str | None, typer.Option("--note", help="What happened, in words.")] = None,
+    date: Annotated[str | None, typer.Option("--date", help="When the matter resolved: 2027-03-01.")] = None,
+    journal: JournalOpt = None,
+) -> None:
+    """Record what happened (应验): the verdict, a note and a date. Recorded again, it replaces.
+
+    Example: yimao journal outcome 12 --verdict 应 --date 2027-03-01
+    """
+    with _guard():
+        from yimao.journal.records import parse_day, set_outcome
+        from yimao.journal.store import opened
+
+        day = parse_day(date, "--date")
+        with opened(journal, create=False) as db:
+            set_outcome(db, case, verdict.strip(), note, day)
+
+
+@journal_app.command("delete", cls=_Command)
+def journal_delete(
+    case: CaseArg,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask (scripts).")] = False,
+    journal: JournalOpt = None,
+) -> None:
+    """Delete a case with its notes and outcome. Asks first on a terminal; --yes in scripts.
+
+    Example: yimao journal delete 12
+    """
+    with _guard():
+        from yimao.journal.records import delete, get
+        from yimao.journal.store import opened
+        from yimao.output import err
+
+        with opened(journal, create=False) as db:
+            c = get(db, case)
+            if not yes:
+                if sys.stdin is None or not sys.stdin.isatty():
+                    raise NotationError(
+                        f"no terminal to confirm the deletion of case {case} on: give --yes", case, (f"yimao journal delete {case} --yes",)
+                    )
+                if not typer.confirm(f"delete case {case} ({c.spec}: {c.question or 'no question'})?", default=False, err=True):
+                    err(f"case {case} kept")
+                    return
+            delete(db, case)
+        err(f"deleted case {case}")
+
+
+@journal_app.command("stats", cls=_Command)
+def journal_stats(
+    journal: JournalOpt = None,
+    traditional: TradOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """For the cases with an outcome: how often each finding that held and each active star went
+    with 应, 不应 or 部分. Counts, not verdicts.
+
+    Example: yimao journal stats
+    """
+    with _guard():
+        from yimao.journal.case import VERDICTS
+        from yimao.journal.records import cases
+        from yimao.journal.stats import stats_document, tally
+        from yimao.journal.store import opened
+
+        with opened(journal, create=False) as db:
+            totals, rows = tally(cases(db))
+        if json:
+            _write_json(stats_document(totals, rows), traditional)
+            return
+        from yimao.render import make_console, render_journal_stats
+
+        render_journal_stats(VERDICTS, totals, rows, make_console(), traditional)
+
+
+@journal_app.command("export", cls=_Command)
+def journal_export(
+    journal: JournalOpt = None,
+    json: Annotated[bool, typer.Option("--json", help="JSON Lines (the only form: accepted for symmetry).")] = False,
+) -> None:
+    """Every case as JSON Lines: the cast's fields (a request `yimao batch` reads), and under
+    "journal" the question, moment, notes, outcome and the document as it read when saved.
+
+    Example: yimao journal export > cases.jsonl
+    """
+    with _guard():
+        from yimao.journal.case import export_line
+        from yimao.journal.records import cases
+        from yimao.journal.store import opened
+        from yimao.serialize import dumps
+
+        out = _stdout()
+        with opened(journal, create=False) as db:
+            for c in cases(db):
+                out.write(dumps(export_line(c), compact=True))
+        sys.stdout.flush()
+
+
+@journal_app.command("import", cls=_Command)
+def journal_import(
+    file: Annotated[str, typer.Argument(help="The lines of `journal export`, or - for standard input.")],
+    journal: JournalOpt = None,
+) -> None:
+    """Add the cases of `journal export` lines. A case already present (by its content hash) is
+    not added again; it gains the notes it lacks. All lines or none.
+
+    Example: yimao journal import cases.jsonl
+    """
+    with _guard():
+        from yimao.journal.records import import_cases, read_export
+        from yimao.journal.store import opened
+        from yimao.output import err
+
+        incoming = read_export(file)
+        with opened(journal, create=True) as db:
+            assert db is not None
+            done = import_cases(db, incoming)
+        err(
+            f"imported {done.added} new case{'s' if done.added != 1 else ''}, {done.present} already present ({done.notes} notes and {done.outcomes} outcomes added to them)"
+        )
+
+
 def _command_name(c: typer.models.CommandInfo) -> str | None:
     if c.name:
         return c.name
@@ -716,9 +981,11 @@ def click_command(args: Sequence[str]) -> typer.core.TyperGroup:
     the whole app, so listings and suggestions stay whole."""
     if args and "_YIMAO_COMPLETE" not in os.environ:
         named = [c for c in app.registered_commands if _command_name(c) == args[0]]
-        if named:
+        groups = [g for g in app.registered_groups if g.name == args[0] or (g.typer_instance and g.typer_instance.info.name == args[0])]
+        if named or groups:
             one = copy.copy(app)
             one.registered_commands = named
+            one.registered_groups = groups
             return typer.main.get_group(one)  # a group, as for the whole app, even of one command
     return typer.main.get_group(app)  # what get_command makes of an app of several commands without --install-completion
 

@@ -34,7 +34,10 @@ class CastRequest(NamedTuple):
 
     @staticmethod
     def from_mapping(d: Mapping[str, Any]) -> "CastRequest":
-        """A request from a JSON object; unknown keys and wrong types are errors naming the valid ones."""
+        """A request from a JSON object; unknown keys and wrong types are errors naming the valid ones.
+        A `journal` key (a line of `yimao journal export`) is read past: the rest is the request."""
+        if "journal" in d:  # a case exported by `yimao journal export`: its cast fields are the request
+            d = {k: v for k, v in d.items() if k != "journal"}
         unknown = sorted(d.keys() - _KEYS)
         if unknown:
             raise NotationError(f"unknown request key(s): {', '.join(map(shown, unknown[:4]))}", unknown[0], sorted(_KEYS))
@@ -138,10 +141,12 @@ def resolve_pillars(
     return pillars_at(moment, day_start, tz_name=label, tz_source=source, notes=notes)
 
 
-def read(req: CastRequest) -> CastResult:
+def read(req: CastRequest, pillars: FourPillars | None = None) -> CastResult:
+    """The reading of a request; `pillars`, when given, stand for the request's moment (the
+    journal re-reads a case cast for "now" at the moment it was cast)."""
     the_cast = Cast.parse(req.hex, req.moving)
     school = earth_school(req.earth)
-    p = resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
+    p = pillars if pillars is not None else resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
     chart = build_chart(the_cast, p, school)
     use = resolve_use(chart, req.use) if req.use is not None else None  # "" is given, and wrong
     analyse, find_stars = _engines()

@@ -982,3 +982,67 @@ def _compact(v: Any) -> str:
     if isinstance(v, dict):
         return " ".join(f"{k}:{x}" for k, x in v.items())
     return "、".join(map(str, v))
+
+
+# --- the journal ---------------------------------------------------------------------------
+
+
+def _case_date(entry: Mapping[str, Any]) -> str:
+    """A case's date: the moment it was cast for, else the day it was saved (cast from pillars)."""
+    return (entry["moment"] or entry["saved_at"])[:16].replace("T", " ")
+
+
+def render_journal_list(entries: Sequence[Mapping[str, Any]], console: Console, traditional: bool = False) -> None:
+    tr = _Script(traditional)
+    if not entries:
+        console.print(tr("no cases: save one with yimao cast … --save"))
+        return
+    table = Table(box=box.SIMPLE_HEAD, title=tr("卦例"), title_justify="left", pad_edge=False)
+    for name in ("#", tr("日期"), tr("问"), tr("卦"), tr("用神"), tr("应验")):
+        table.add_column(name)
+    for e in entries:
+        table.add_row(str(e["case"]), _case_date(e), tr(e["question"] or ""), tr(e["spec"]), tr(e["use"] or ""), tr(e["outcome"] or ""))
+    console.print(table)
+
+
+def render_case(fields: Mapping[str, Any], console: Console, traditional: bool = False) -> None:
+    """A case's own part under its chart: the question, when it was saved, notes, outcome, and
+    what this yimao reads otherwise."""
+    tr = _Script(traditional)
+    lines = [Text(tr(f"问: {fields['question']}") if fields["question"] else tr("问: —"), style="bold")]
+    saved = fields["saved_with"]
+    lines.append(Text(f"saved {fields['saved_at'][:19].replace('T', ' ')} UTC, yimao {saved['yimao_version']}", style="dim"))
+    for n in fields["notes"]:
+        lines.append(Text(f"{n['written_at'][:10]}  {tr(n['text'])}"))
+    o = fields["outcome"]
+    if o is not None:
+        lines.append(
+            Text(tr(f"应验: {o['verdict']}") + (f"  {o['date']}" if o["date"] else "") + (f"  {tr(o['note'])}" if o["note"] else ""), style="bold")
+        )
+    for c in fields["changes"] or ():
+        lines.append(Text(f"read otherwise now: {c['path']}: {_compact_value(c['then'])} → {_compact_value(c['now'])}", style="yellow"))
+    console.print(Panel(Group(*lines), title=tr(f"卦例 {fields['case']}"), title_align="left", box=box.ROUNDED))
+
+
+def _compact_value(v: Any) -> str:
+    text = v if isinstance(v, str) else repr(v)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def render_journal_stats(verdicts: Sequence[str], totals: Sequence[int], rows: Sequence[Any], console: Console, traditional: bool = False) -> None:
+    """`journal stats`: a table of findings and one of stars, cases counted by verdict."""
+    tr = _Script(traditional)
+    head = "  ".join(f"{tr(v)} {n}" for v, n in zip(verdicts, totals))
+    if not sum(totals):
+        console.print(tr("no case has an outcome yet: record one with yimao journal outcome ID --verdict 应|不应|部分"))
+        return
+    console.print(f"cases with an outcome: {head}")
+    for kind, title in (("finding", "findings that held"), ("star", "active stars")):
+        table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
+        table.add_column("")
+        for v in verdicts:
+            table.add_column(tr(v), justify="right")
+        for r in rows:
+            if r.kind == kind:
+                table.add_row(tr(r.name), *map(str, r.counts))
+        console.print(table)

@@ -1,0 +1,305 @@
+"""The cases in a journal file: saving, finding, noting, judging, deleting, importing. Each
+function takes an open connection (`store.connect`); each write is one transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
+
+import orjson
+
+from yimao.errors import NotationError, shown
+from yimao.journal.case import VERDICTS, Case, Note, Outcome, now_utc
+from yimao.journal.store import JournalError, writing
+
+_COLUMNS = (
+    "id, hash, question, inputs, moment_utc, moment_local, conventions, hexagram, changed, use_spec, topic, "
+    "yimao_version, schema_version, saved_at, document"
+)
+
+
+def save(db: sqlite3.Connection, case: Case) -> int:
+    """Store a case and give its number (the number it already has when the same case, by its
+    hash, is stored already). `case.id` is kept when free (an import into an empty journal keeps
+    the numbers)."""
+    with writing(db):
+        return _insert(db, case)[0]
+
+
+def _insert(db: sqlite3.Connection, case: Case) -> tuple[int, bool]:
+    """(number, whether it is new): inside a transaction."""
+    row = db.execute("SELECT id FROM cases WHERE hash = ?", (case.hash,)).fetchone()
+    if row is not None:
+        return int(row[0]), False
+    keep = case.id is not None and db.execute("SELECT 1 FROM cases WHERE id = ?", (case.id,)).fetchone() is None
+    cursor = db.execute(
+        f"INSERT INTO cases ({_COLUMNS}) VALUES ({', '.join('?' * 15)})",
+        (
+            case.id if keep else None,
+            case.hash,
+            case.question,
+            _json(case.inputs),
+            case.moment_utc,
+            case.moment_local,
+            None if case.conventions is None else _json(case.conventions),
+            case.hexagram,
+            case.changed,
+            case.use_spec,
+            case.topic,
+            case.yimao_version,
+            case.schema_version,
+            case.saved_at,
+            case.document,
+        ),
+    )
+    number = int(cursor.lastrowid or 0)
+    _add_notes(db, number, case.notes)
+    if case.outcome is not None:
+        _set_outcome(db, number, case.outcome)
+    return number, True
+
+
+def _json(v: Any) -> str:
+    return orjson.dumps(v).decode("utf-8")
+
+
+def _add_notes(db: sqlite3.Connection, number: int, notes: Iterable[Note]) -> int:
+    before = db.total_changes
+    db.executemany("INSERT OR IGNORE INTO notes (case_id, text, written_at) VALUES (?, ?, ?)", [(number, n.text, n.written_at) for n in notes])
+    return db.total_changes - before
+
+
+def _set_outcome(db: sqlite3.Connection, number: int, o: Outcome) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO outcomes (case_id, verdict, note, date, recorded_at) VALUES (?, ?, ?, ?, ?)",
+        (number, o.verdict, o.note, o.date, o.recorded_at),
+    )
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+class Filter(NamedTuple):
+    """What `journal list` keeps; None keeps all."""
+
+    topic: str | None = None
+    hexagrams: tuple[str, ...] | None = None  # full names: a case whose 本卦 or 之卦 is one of them
+    pair: tuple[str, str] | None = None  # (本卦, 之卦) full names, for a NAME of the form 离之乾
+    since: str | None = None  # YYYY-MM-DD, inclusive, on the cast's local date (else the day it was saved)
+    until: str | None = None
+    search: str | None = None  # in the question, the notes and the outcome's note
+
+
+def cases(db: sqlite3.Connection | None, f: Filter | None = None) -> Iterator[Case]:
+    """The cases kept by `f` (all by default), by number."""
+    if db is None:
+        return
+    where, args = _where(f or Filter())
+    rows = db.execute(f"SELECT {_COLUMNS} FROM cases {where} ORDER BY id", args).fetchall()
+    for row in rows:
+        yield _case(db, row)
+
+
+def _where(f: Filter) -> tuple[str, list[Any]]:
+    terms: list[str] = []
+    args: list[Any] = []
+    if f.topic is not None:
+        terms.append("topic = ?")
+        args.append(f.topic)
+    if f.hexagrams is not None:
+        marks = ", ".join("?" * len(f.hexagrams))
+        terms.append(f"(hexagram IN ({marks}) OR changed IN ({marks}))")
+        args += [*f.hexagrams, *f.hexagrams]
+    if f.pair is not None:
+        terms.append("hexagram = ? AND changed = ?")
+        args += list(f.pair)
+    day = "substr(coalesce(moment_local, saved_at), 1, 10)"
+    if f.since is not None:
+        terms.append(f"{day} >= ?")
+        args.append(f.since)
+    if f.until is not None:
+        terms.append(f"{day} <= ?")
+        args.append(f.until)
+    if f.search is not None:
+        like = "%" + f.search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        terms.append(
+            "(question LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM notes WHERE case_id = cases.id AND text LIKE ? ESCAPE '\\')"
+            " OR EXISTS (SELECT 1 FROM outcomes WHERE case_id = cases.id AND note LIKE ? ESCAPE '\\'))"
+        )
+        args += [like, like, like]
+    return ("WHERE " + " AND ".join(terms)) if terms else "", args
+
+
+def _case(db: sqlite3.Connection, row: tuple[Any, ...]) -> Case:
+    number = row[0]
+    notes = tuple(Note(*n) for n in db.execute("SELECT text, written_at FROM notes WHERE case_id = ? ORDER BY written_at, id", (number,)))
+    o = db.execute("SELECT verdict, note, date, recorded_at FROM outcomes WHERE case_id = ?", (number,)).fetchone()
+    (
+        number,
+        case_hash,
+        question,
+        inputs,
+        moment_utc,
+        moment_local,
+        conventions,
+        hexagram,
+        changed,
+        use_spec,
+        topic,
+        version,
+        schema,
+        saved_at,
+        doc,
+    ) = row
+    return Case(
+        number,
+        case_hash,
+        question,
+        orjson.loads(inputs),
+        moment_utc,
+        moment_local,
+        None if conventions is None else orjson.loads(conventions),
+        hexagram,
+        changed,
+        use_spec,
+        topic,
+        version,
+        schema,
+        saved_at,
+        doc,
+        notes=notes,
+        outcome=None if o is None else Outcome(*o),
+    )
+
+
+def get(db: sqlite3.Connection | None, number: int) -> Case:
+    """Case `number`; a `JournalError` when there is none."""
+    db = _journal_of(db, number)
+    row = db.execute(f"SELECT {_COLUMNS} FROM cases WHERE id = ?", (number,)).fetchone()
+    if row is None:
+        raise JournalError(f"no case {number} in the journal", number, _near(db, number))
+    return _case(db, row)
+
+
+def _journal_of(db: sqlite3.Connection | None, number: int) -> sqlite3.Connection:
+    """The journal that should hold case `number`: a missing journal holds none."""
+    if db is None:
+        raise JournalError(f"no case {number}: the journal is empty", number)
+    return db
+
+
+def _near(db: sqlite3.Connection, number: int) -> tuple[str, ...]:
+    rows = db.execute("SELECT id FROM cases ORDER BY abs(id - ?) LIMIT 3", (number,)).fetchall()
+    return tuple(str(r[0]) for r in rows)
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def add_note(db: sqlite3.Connection | None, number: int, text: str) -> None:
+    db = _journal_of(db, number)
+    with writing(db):
+        get(db, number)
+        _add_notes(db, number, [Note(text, now_utc())])
+
+
+def set_outcome(db: sqlite3.Connection | None, number: int, verdict: str, note: str | None, date: str | None) -> None:
+    """Record what happened (an outcome recorded again replaces the first)."""
+    if verdict not in VERDICTS:
+        raise NotationError(f"unknown verdict {shown(verdict)}", verdict, VERDICTS)
+    db = _journal_of(db, number)
+    with writing(db):
+        get(db, number)
+        _set_outcome(db, number, Outcome(verdict, note, date, now_utc()))
+
+
+def delete(db: sqlite3.Connection | None, number: int) -> None:
+    db = _journal_of(db, number)
+    with writing(db):
+        get(db, number)
+        db.execute("DELETE FROM cases WHERE id = ?", (number,))  # its notes and outcome go with it (ON DELETE CASCADE)
+
+
+class Imported(NamedTuple):
+    added: int  # new cases
+    present: int  # cases already in the journal (by hash)
+    notes: int  # notes added to cases already present
+    outcomes: int  # outcomes recorded on cases already present that had none
+
+
+def import_cases(db: sqlite3.Connection, incoming: Iterable[Case]) -> Imported:
+    """Add the cases of an export, all in one transaction (a bad line leaves the journal as it
+    was). A case already present gains the notes it lacks, and the outcome when it has none."""
+    added = present = notes = outcomes = 0
+    with writing(db):
+        for case in incoming:
+            number, new = _insert(db, case)
+            if new:
+                added += 1
+                continue
+            present += 1
+            notes += _add_notes(db, number, case.notes)
+            if case.outcome is not None and db.execute("SELECT 1 FROM outcomes WHERE case_id = ?", (number,)).fetchone() is None:
+                _set_outcome(db, number, case.outcome)
+                outcomes += 1
+    return Imported(added, present, notes, outcomes)
+
+
+def make_filter(
+    topic: str | None = None, hex: str | None = None, since: str | None = None, until: str | None = None, search: str | None = None
+) -> Filter:
+    """A `Filter` from the options of `journal list`: `hex` a hexagram (either side of a case) or
+    a pair 离之乾; dates YYYY-MM-DD."""
+    from yimao.hexagram import Cast, Hexagram
+
+    hexagrams = pair = None
+    if hex is not None:
+        c = Cast.parse(hex)
+        if c.changed is not None:
+            pair = (c.hexagram.name, c.changed.name)
+        else:
+            hexagrams = (Hexagram.parse(hex).name,)
+    return Filter(topic, hexagrams, pair, parse_day(since, "--since"), parse_day(until, "--until"), search)
+
+
+def parse_day(text: str | None, option: str) -> str | None:
+    from datetime import date
+
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise NotationError(f"{option} must be a date YYYY-MM-DD, got {shown(text)}", text, ("2026-12-02",)) from None
+
+
+def read_export(file: str) -> list[Case]:
+    """The cases of `journal export` lines in FILE (- for standard input), every line read before
+    any is stored; a bad line is bad input naming its number."""
+    import sys
+
+    from yimao.journal.case import from_export
+
+    try:
+        if file == "-":
+            if sys.stdin is None:
+                raise NotationError("standard input is closed: give the lines on it, or name a FILE", "-")
+            data = sys.stdin.buffer.read()
+        else:
+            with open(file, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise NotationError(f"cannot read {file!r}: {e.strerror}", file) from None
+    found = []
+    for n, line in enumerate(data.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            found.append(from_export(orjson.loads(line)))
+        except orjson.JSONDecodeError as e:
+            raise NotationError(f"{file}, line {n}: not JSON ({e})", n) from None
+        except NotationError as e:
+            raise NotationError(f"{file}, line {n}: {e}", n) from None
+    return found

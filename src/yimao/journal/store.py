@@ -1,0 +1,215 @@
+"""The journal's storage: one SQLite file, its schema and forward migrations, and the errors a
+file can give, said as bad input (exit 2) naming the file.
+
+The file's schema version is `PRAGMA user_version`; `MIGRATIONS[v]` takes a file from version
+v to v + 1, inside the transaction that writes the new version, so a file is at one version or
+the next, never between. `PRAGMA application_id` marks the file as a journal of yimao, so that
+another program's SQLite file is refused rather than written into. The file is in WAL mode
+(readers never wait for a writer); every write is one `BEGIN IMMEDIATE` transaction (a writer
+takes the write lock before it reads, so two writers queue instead of failing on an upgrade),
+and a writer waits up to `BUSY_TIMEOUT` seconds for another.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from yimao.errors import YimaoError
+
+APPLICATION_ID = 0x59694D6F  # "YiMo": this file is a journal of yimao
+BUSY_TIMEOUT = 15.0  # seconds a writer waits for another before saying the file is locked
+FILE_NAME = "journal.sqlite3"
+
+
+class JournalError(YimaoError):
+    """A journal that cannot be used (missing case, locked, read-only, corrupt, from a later
+    yimao): bad input as far as the exit code goes, with a message naming the file."""
+
+
+def journal_path(option: str | None = None) -> Path:
+    """Where the journal is: `--journal PATH`, else YIMAO_JOURNAL, else the user's data directory
+    (platformdirs: ~/.local/share/yimao/journal.sqlite3 on Linux)."""
+    if option:
+        return Path(option).expanduser()
+    env = os.environ.get("YIMAO_JOURNAL")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("yimao", appauthor=False)) / FILE_NAME
+
+
+# --- the schema, version by version -------------------------------------------------------------
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    """Version 1: cases (inputs as given, the resolved moment, the compressed document of the
+    time of saving), their notes, and at most one outcome each."""
+    db.execute(
+        """CREATE TABLE cases (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: a case number written down elsewhere stays that case's
+            hash TEXT NOT NULL UNIQUE,             -- sha256 of the inputs, question and time of saving (import is idempotent by it)
+            question TEXT,
+            inputs TEXT NOT NULL,                  -- JSON: the request's fields as given (hex, date, tz, day_start, year, month, day, hour, use, topic, earth, moving)
+            moment_utc TEXT,                       -- the resolved moment, ISO 8601; null when cast from pillars
+            moment_local TEXT,
+            conventions TEXT,                      -- JSON: the document's conventions (zone, its source, day start); null when cast from pillars
+            hexagram TEXT NOT NULL,                -- the names, for listing and finding
+            changed TEXT,
+            use_spec TEXT,
+            topic TEXT,
+            yimao_version TEXT NOT NULL,
+            schema_version INTEGER NOT NULL,       -- of the document stored
+            saved_at TEXT NOT NULL,                -- UTC, to the microsecond
+            document BLOB NOT NULL                 -- the cast's JSON document when saved, zlib-compressed
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE notes (
+            id INTEGER PRIMARY KEY,
+            case_id INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,
+            text TEXT NOT NULL,
+            written_at TEXT NOT NULL,
+            UNIQUE (case_id, text, written_at)
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE outcomes (
+            case_id INTEGER PRIMARY KEY REFERENCES cases(id) ON DELETE CASCADE,
+            verdict TEXT NOT NULL CHECK (verdict IN ('应', '不应', '部分')),
+            note TEXT,
+            date TEXT,
+            recorded_at TEXT NOT NULL
+        )"""
+    )
+
+
+# MIGRATIONS[v] takes a file at version v to v + 1. Append; never edit a step that has shipped.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1]
+
+
+def current_version() -> int:
+    return len(MIGRATIONS)
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+def _said(e: BaseException, path: Path) -> JournalError:
+    """What an error of SQLite or of the file system means for the journal at `path`."""
+    where = str(path)
+    if isinstance(e, OSError):
+        return JournalError(f"cannot use the journal {where}: {e.strerror or e}", where)
+    code = getattr(e, "sqlite_errorcode", 0) & 0xFF
+    text = str(e)
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in text:
+        return JournalError(f"the journal {where} is locked by another process (waited {BUSY_TIMEOUT:g} s): try again", where)
+    if code == sqlite3.SQLITE_READONLY or "readonly" in text:
+        return JournalError(f"the journal {where} is read-only ({text}): give a writable file with --journal or YIMAO_JOURNAL", where)
+    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or "not a database" in text or "malformed" in text:
+        return JournalError(
+            f"the journal {where} is corrupt ({text}): restore it from a backup, or copy its cases out of a backup with "
+            f"`yimao journal export --journal BACKUP > cases.jsonl` and `yimao journal import cases.jsonl`",
+            where,
+        )
+    if code == sqlite3.SQLITE_CANTOPEN:
+        return JournalError(f"cannot open the journal {where} ({text}): is its directory there and writable?", where)
+    if code == sqlite3.SQLITE_FULL:
+        return JournalError(f"the journal {where} cannot grow: the disk is full", where)
+    return JournalError(f"the journal {where} cannot be used ({text})", where)
+
+
+@contextmanager
+def guarded(path: Path) -> Iterator[None]:
+    """Every use of the file inside: its errors said as `JournalError`s naming it."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as e:
+        raise _said(e, path) from None
+
+
+# --- opening ------------------------------------------------------------------------------------
+
+
+def connect(path: Path, *, create: bool) -> sqlite3.Connection | None:
+    """The journal at `path`, migrated to the current version; None when it does not exist and
+    `create` is false (a reading command writes nothing: a missing journal is an empty one)."""
+    with guarded(path):
+        if not create and not path.exists():
+            return None
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)  # transactions are begun here, explicitly
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            _check(db, path)
+            if _version(db) < current_version():
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode = WAL")  # persistent: set once, by the first writer
+                migrate(db, path)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+
+def _version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _check(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a file yimao did not write, or one a later yimao wrote."""
+    app = int(db.execute("PRAGMA application_id").fetchone()[0])
+    version = _version(db)
+    if app != APPLICATION_ID and (app or version or db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]):
+        raise JournalError(f"{path} is an SQLite file but not a journal of yimao: give another --journal", str(path))
+    if version > current_version():
+        raise JournalError(
+            f"the journal {path} has schema version {version}, written by a later yimao (this one reads up to {current_version()}): upgrade yimao",
+            str(path),
+        )
+
+
+def migrate(db: sqlite3.Connection, path: Path, upto: int | None = None) -> None:
+    """Take the file to version `upto` (the current one): each step in one transaction with its
+    version, so that concurrent openers migrate once and a failed step leaves the file as it was."""
+    target = current_version() if upto is None else upto
+    while True:
+        with writing(db):
+            version = _version(db)  # read under the write lock: another process may have migrated
+            if version >= target:
+                return
+            MIGRATIONS[version](db)
+            db.execute(f"PRAGMA user_version = {version + 1}")
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+@contextmanager
+def writing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction: all of it or nothing (an error, an interrupt, a killed process)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+@contextmanager
+def opened(option: str | None, *, create: bool) -> Iterator[sqlite3.Connection | None]:
+    """The journal named by `option` (`journal_path`), open for a command and closed after it,
+    its errors said as `JournalError`s naming the file; None for a missing one when `create` is
+    false."""
+    path = journal_path(option)
+    db = connect(path, create=create)
+    try:
+        with guarded(path):
+            yield db
+    finally:
+        if db is not None:
+            db.close()
