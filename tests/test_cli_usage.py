@@ -75,7 +75,7 @@ def test_a_passage_id_as_written(written):
         (["cats"], "yimao: error: no such command: 'cats' (did you mean: cast?)"),
         (
             ["zzz"],
-            "yimao: error: no such command: 'zzz'; the commands are cast, pillars, hex, star, stars, batch, text, examples, schema, completion",
+            "yimao: error: no such command: 'zzz'; the commands are cast, pillars, hex, star, stars, batch, text, examples, schema, completion, journal",
         ),
         (["cast", "--hexx", "乾"], "yimao: error: cast: no such option: --hexx (did you mean: --hex?)"),
         (["cast", "--hex"], "yimao: error: cast: option '--hex' requires an argument; see 'yimao cast -h'"),

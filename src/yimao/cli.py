@@ -718,12 +718,12 @@ def completion(
 
 journal_app = typer.Typer(
     name="journal",
-    help="The journal of casts (卦例): cases saved with `cast --save`, re-read, noted, judged and counted.\n\nExample: yimao journal list",
+    help="The journal of casts (卦例): cases saved with `cast --save`, re-read, noted, judged and counted.\n\n\b\nExamples:\n  yimao journal list\n  yimao journal stats",
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(journal_app)
+app.add_typer(journal_app, name="journal")
 CaseArg = Annotated[int, typer.Argument(metavar="ID", help="The case's number (journal list shows them).")]
 
 
@@ -754,7 +754,9 @@ def journal_list(
 ) -> None:
     """The cases of the journal: number, date, question, hexagram, 用神, outcome.
 
-    Example: yimao journal list --topic 求财 --since 2026-01-01
+    \b
+    Example:
+      yimao journal list --topic 求财 --since 2026-01-01
     """
     with _guard():
         from yimao.journal.case import list_entry
@@ -788,7 +790,9 @@ def journal_show(
     """A case read again from its inputs: the chart and findings of `cast`, with the question,
     notes and outcome. Says so when this yimao reads it otherwise than when it was saved.
 
-    Example: yimao journal show 12 --explain
+    \b
+    Example:
+      yimao journal show 12 --explain
     """
     with _guard():
         from yimao import __version__
@@ -833,7 +837,9 @@ def journal_note(
 ) -> None:
     """Add a note to a case.
 
-    Example: yimao journal note 12 "财在五爻，待午月"
+    \b
+    Example:
+      yimao journal note 12 "财在五爻，待午月"
     """
     with _guard():
         from yimao.journal.records import add_note
@@ -853,7 +859,9 @@ def journal_outcome(
 ) -> None:
     """Record what happened (应验): the verdict, a note and a date. Recorded again, it replaces.
 
-    Example: yimao journal outcome 12 --verdict 应 --date 2027-03-01
+    \b
+    Example:
+      yimao journal outcome 12 --verdict 应 --date 2027-03-01
     """
     with _guard():
         from yimao.journal.records import parse_day, set_outcome
@@ -872,7 +880,9 @@ def journal_delete(
 ) -> None:
     """Delete a case with its notes and outcome. Asks first on a terminal; --yes in scripts.
 
-    Example: yimao journal delete 12
+    \b
+    Example:
+      yimao journal delete 12
     """
     with _guard():
         from yimao.journal.records import delete, get
@@ -886,7 +896,11 @@ def journal_delete(
                     raise NotationError(
                         f"no terminal to confirm the deletion of case {case} on: give --yes", case, (f"yimao journal delete {case} --yes",)
                     )
-                if not typer.confirm(f"delete case {case} ({c.spec}: {c.question or 'no question'})?", default=False, err=True):
+                try:
+                    sure = typer.confirm(f"delete case {case} ({c.spec}: {c.question or 'no question'})?", default=False, err=True)
+                except typer.Abort:  # the input ended (Ctrl-D): no
+                    sure = False
+                if not sure:
                     err(f"case {case} kept")
                     return
             delete(db, case)
@@ -902,7 +916,9 @@ def journal_stats(
     """For the cases with an outcome: how often each finding that held and each active star went
     with 应, 不应 or 部分. Counts, not verdicts.
 
-    Example: yimao journal stats
+    \b
+    Example:
+      yimao journal stats
     """
     with _guard():
         from yimao.journal.case import VERDICTS
@@ -928,7 +944,9 @@ def journal_export(
     """Every case as JSON Lines: the cast's fields (a request `yimao batch` reads), and under
     "journal" the question, moment, notes, outcome and the document as it read when saved.
 
-    Example: yimao journal export > cases.jsonl
+    \b
+    Example:
+      yimao journal export > cases.jsonl
     """
     with _guard():
         from yimao.journal.case import export_line
@@ -951,7 +969,9 @@ def journal_import(
     """Add the cases of `journal export` lines. A case already present (by its content hash) is
     not added again; it gains the notes it lacks. All lines or none.
 
-    Example: yimao journal import cases.jsonl
+    \b
+    Example:
+      yimao journal import cases.jsonl
     """
     with _guard():
         from yimao.journal.records import import_cases, read_export
@@ -981,7 +1001,7 @@ def click_command(args: Sequence[str]) -> typer.core.TyperGroup:
     the whole app, so listings and suggestions stay whole."""
     if args and "_YIMAO_COMPLETE" not in os.environ:
         named = [c for c in app.registered_commands if _command_name(c) == args[0]]
-        groups = [g for g in app.registered_groups if g.name == args[0] or (g.typer_instance and g.typer_instance.info.name == args[0])]
+        groups = [g for g in app.registered_groups if g.name == args[0]]
         if named or groups:
             one = copy.copy(app)
             one.registered_commands = named
@@ -1014,13 +1034,13 @@ def main() -> None:
         sys.exit(e.exit_code)
     except errors.UsageError as e:
         raise _usage_error(e, errors, args) from None
-    except typer.Abort:  # (an end of input where a prompt waited: yimao has none)
+    except typer.Abort:  # (an end of input where a prompt waited: `journal delete` takes it for no)
         sys.exit(EXIT_INTERNAL)
     sys.exit(code if isinstance(code, int) else 0)
 
 
 def _commands() -> list[str]:
-    return [n for c in app.registered_commands if (n := _command_name(c))]
+    return [n for c in app.registered_commands if (n := _command_name(c))] + [g.name for g in app.registered_groups if g.name]
 
 
 def _check_command(name: str) -> None:
@@ -1036,6 +1056,8 @@ def _usage_error(e, errors, args: Sequence[str]) -> CommandLineError:
     and where the command's options are listed."""
     named = args[0] if args and args[0] in _commands() else None  # the command being read, if any
     command = click_command(args).commands.get(named) if named else None
+    if command is not None and len(args) > 1 and args[1] in getattr(command, "commands", {}):  # a group's command: `journal list`
+        command, named = command.commands[args[1]], f"{named} {args[1]}"
     where, see = (f"{named}: ", f"yimao {named} -h") if named else ("", "yimao -h")
     if isinstance(e, errors.NoSuchOption):
         options = sorted({o for p in (command.params if command else ()) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")})
