@@ -1056,8 +1056,9 @@ def _usage_error(e, errors, args: Sequence[str]) -> CommandLineError:
     and where the command's options are listed."""
     named = args[0] if args and args[0] in _commands() else None  # the command being read, if any
     command = click_command(args).commands.get(named) if named else None
-    if command is not None and len(args) > 1 and args[1] in getattr(command, "commands", {}):  # a group's command: `journal list`
-        command, named = command.commands[args[1]], f"{named} {args[1]}"
+    inner = getattr(command, "commands", {})  # a group's commands: `journal list`
+    if len(args) > 1 and args[1] in inner:
+        command, named = inner[args[1]], f"{named} {args[1]}"
     where, see = (f"{named}: ", f"yimao {named} -h") if named else ("", "yimao -h")
     if isinstance(e, errors.NoSuchOption):
         options = sorted({o for p in (command.params if command else ()) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")})
