@@ -162,10 +162,16 @@ def _version(db: sqlite3.Connection) -> int:
 
 
 def _check(db: sqlite3.Connection, path: Path) -> None:
-    """Refuse a file yimao did not write, or one a later yimao wrote."""
-    app = int(db.execute("PRAGMA application_id").fetchone()[0])
-    version = _version(db)
-    if app != APPLICATION_ID and (app or version or db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]):
+    """Refuse a file yimao did not write, or one a later yimao wrote. Read in one transaction:
+    another process may be creating the journal, and its tables, version and mark appear at once."""
+    db.execute("BEGIN")
+    try:
+        app = int(db.execute("PRAGMA application_id").fetchone()[0])
+        version = _version(db)
+        tables = int(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
+    finally:
+        db.execute("COMMIT")
+    if app != APPLICATION_ID and (app or version or tables):
         raise JournalError(f"{path} is an SQLite file but not a journal of yimao: give another --journal", str(path))
     if version > current_version():
         raise JournalError(
