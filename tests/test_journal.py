@@ -556,3 +556,13 @@ def test_the_journal_documents_validate_against_the_schema(journal, yimao):
     check("journal_stats_doc", json.loads(ok(yimao("journal", "stats", "--json"))))
     for line in ok(yimao("journal", "export")).splitlines():
         check("journal_export_line", json.loads(line))
+
+
+def test_show_draws_the_case_as_a_picture(journal, yimao, tmp_path):
+    ok(yimao("cast", *DATE_CASES[0], "--save", "--question", "问：今年可得财否"))
+    picture = tmp_path / "case.svg"
+    assert ok(yimao("journal", "show", "1", "--svg", str(picture))) == b""
+    text = picture.read_text(encoding="utf-8")
+    assert text.lstrip().startswith("<svg") and "今年可得财否" in text
+    code, out, err = yimao("journal", "show", "1", "--svg", str(picture), "--json")
+    assert (code, out) == (2, b"") and "--svg" in err.decode()

@@ -781,8 +781,12 @@ def journal_list(
 @journal_app.command("show", cls=_Command)
 def journal_show(
     case: CaseArg,
-    explain: Annotated[bool, typer.Option("--explain", help="Add the modern rendering beside each quote of the book.")] = False,
-    as_saved: Annotated[bool, typer.Option("--as-saved", help="The document as it read when saved (--json), not read again.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="The whole account, as cast --explain gives it.")] = False,
+    as_saved: Annotated[bool, typer.Option("--as-saved", help="With --json: the document as it read when saved, not read again.")] = False,
+    changed: ChangedOpt = "moving",
+    width: WidthOpt = None,
+    svg: Annotated[str | None, typer.Option("--svg", metavar="FILE", help="Write the case as an SVG picture to FILE (- for stdout).")] = None,
+    html: Annotated[str | None, typer.Option("--html", metavar="FILE", help="Write the case as an HTML page to FILE (- for stdout).")] = None,
     journal: JournalOpt = None,
     traditional: TradOpt = False,
     json: Annotated[bool, typer.Option("--json", help="The cast's JSON document, with the case's own keys around it.")] = False,
@@ -802,31 +806,33 @@ def journal_show(
         from yimao.output import err
         from yimao.pipeline import document
 
+        changed_full = _changed_option(changed)
+        pictures = _pictures(svg, html, json)
+        if as_saved and not json:
+            raise NotationError("--as-saved gives the stored document: give --json", "--as-saved", ("--as-saved --json",))
         with opened(journal, create=False) as db:
             c = get(db, case)
         then = c.saved_document()
-        if as_saved:
-            result, now = None, then
-        else:
-            result = reading(c)
-            now = document(result)
+        result = None if as_saved else reading(c)
+        now = then if result is None else document(result)
         changes = differences(then, now)
         if changes:
-            err(
-                f"warning: yimao {__version__} reads case {case} otherwise than yimao {c.yimao_version} did when it was saved: "
-                + ", ".join(d["path"] for d in changes)
-            )
+            paths = ", ".join(d["path"] for d in changes)
+            err(f"warning: yimao {__version__} reads case {case} otherwise than yimao {c.yimao_version} did when it was saved: {paths}")
         fields = journal_fields(c, changes)
-        if json or result is None:
-            if not json:
-                raise NotationError("--as-saved shows the stored document: give --json", "--as-saved", ("--as-saved --json",))
+        if result is None or json:
             _write_json({**now, **fields}, traditional)
             return
         from yimao.render import make_console, render_case, render_reading
 
-        console = make_console()
-        render_reading(result, console, traditional=traditional, explain=explain)
-        render_case(fields, console, traditional)
+        def draw(console):
+            render_reading(result, console, traditional=traditional, explain=explain, changed_full=changed_full)
+            render_case(fields, console, traditional)
+
+        if pictures:
+            _write_pictures(draw, pictures, width, title=f"{c.spec} #{case}")
+        else:
+            draw(make_console(width=width))
 
 
 @journal_app.command("note", cls=_Command)
