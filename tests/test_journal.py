@@ -260,8 +260,9 @@ def test_stats_count_a_known_set_of_cases(journal, yimao):
             v: sum(1 for d, dv in docs if dv == v and any(s["id"] == row["id"] and s["active"] for s in d["stars"])) for v in ("应", "不应", "部分")
         }
         assert row["counts"] == expected, row
-    active = {s["id"] for s in docs[2][0]["stars"] if s["active"]}
-    assert active and {r["id"] for r in stats["stars"]} == active  # only 离之乾 moves: only its stars act
+    active = {s["id"]: s["label"] for s in docs[2][0]["stars"] if s["active"]}
+    assert active and {r["id"]: r["name"] for r in stats["stars"]} == active  # only 离之乾 moves: only its stars act
+    assert active["yuesha_yuekong"] == "月煞（耗废）"  # a name two stars share, told apart by its label
     assert all(r["counts"] == {"应": 0, "不应": 0, "部分": 1} for r in stats["stars"])
     table = ok(yimao("journal", "stats")).decode()
     assert "助鬼伤身" in table and "应 2" in table

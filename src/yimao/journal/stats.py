@@ -38,8 +38,9 @@ def finding_families(doc: dict[str, Any]) -> set[tuple[str, str]]:
 
 
 def star_families(doc: dict[str, Any]) -> set[tuple[str, str]]:
-    """The (id, name) of each star active on the chart (its variants count as the star)."""
-    return {(s["id"], s["name"]) for s in doc.get("stars") or () if s.get("active")}
+    """The (id, label) of each star active on the chart (its variants count as the star; the
+    label tells apart the stars that share a name, 月煞（耗废）)."""
+    return {(s["id"], s.get("label") or s["name"]) for s in doc.get("stars") or () if s.get("active")}
 
 
 def tally(cases: Iterable[Case]) -> tuple[tuple[int, ...], list[Row]]:
