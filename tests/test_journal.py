@@ -193,6 +193,7 @@ def test_notes_and_outcomes_are_recorded_and_listed(journal, yimao):
         (("journal", "outcome", "1", "--verdict", "应", "--date", "next week"), "--date"),
         (("journal", "outcome", "7", "--verdict", "应"), "no case 7"),
         (("journal", "note", "7", "x"), "no case 7"),
+        (("journal", "note", "1", " "), "empty note"),
         (("journal", "show", "7"), "no case 7"),
         (("journal", "show", "x"), "ID"),
         (("journal", "delete", "7", "--yes"), "no case 7"),

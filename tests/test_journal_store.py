@@ -137,3 +137,18 @@ def test_eight_writers_at_once_lose_nothing(tmp_path):
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     saved = [line for e in errors for line in e.splitlines() if "saved as case" in line]
     assert sorted(int(line.rsplit(" ", 1)[1]) for line in saved) == list(range(1, 401))  # each told its own number
+
+
+def test_a_case_survives_its_export_line_whole(tmp_path):
+    """export_line and from_export are a pair: a case, with notes and an outcome, read back from
+    its line (through JSON) is the same case."""
+    from yimao.journal.case import Note, Outcome, export_line, from_export
+
+    case = _a_case("问：今年可得财否")._replace(
+        id=7, notes=(Note("财在五爻", "2026-12-04T08:00:00.000001Z"),), outcome=Outcome("部分", "迟", "2027-03-01", "2027-03-02T00:00:00Z")
+    )
+    line = json.loads(json.dumps(export_line(case), ensure_ascii=False))
+    assert from_export(line) == case
+    req = CastRequest("离之乾", date="2026-12-02T10:00", tz="Asia/Shanghai")
+    dated = new_case(req, read(req), None)
+    assert from_export(json.loads(json.dumps(export_line(dated)))) == dated

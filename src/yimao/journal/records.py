@@ -199,6 +199,8 @@ def _near(db: sqlite3.Connection, number: int) -> tuple[str, ...]:
 
 
 def add_note(db: sqlite3.Connection | None, number: int, text: str) -> None:
+    if not text.strip():
+        raise NotationError("an empty note: give its text", text, ("yimao journal note 12 财在五爻",))
     db = _journal_of(db, number)
     with writing(db):
         get(db, number)
