@@ -306,3 +306,21 @@ def test_a_picture_to_stdout_and_bad_paths(tmp_path):
         r = cli("cast", "--date", DATE, "--hex", "离之乾", *args)
         assert r.returncode == 2 and r.stdout == b"" and needle in r.stderr, (args, r.stderr)
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args", [("text", "6.10"), ("text", "天医"), ("star", "天医"), ("star", "--list"), ("examples",)])
+def test_the_books_text_breaks_as_chinese_breaks(args):
+    """In the passages (two columns), a star's notes, the catalogue and the worked examples, no
+    cell's line starts with a closing mark nor ends with an opening one, and no name is split."""
+    for columns in (60, 80):
+        r = cli(*args, columns=columns)
+        assert r.returncode == 0
+        for line in r.stdout.decode().splitlines():
+            assert cells(line) <= columns
+            for part in line.split("│"):
+                body = part.strip().removeprefix("· ").strip()
+                assert not body or (body[0] not in NO_LINE_START and body[-1] not in NO_LINE_END), (args, columns, line)
+        if args == ("star", "--list"):
+            from yimao.stars.catalogue import catalogue
+
+            assert all(s.label in r.stdout.decode() for s in catalogue().stars)

@@ -119,8 +119,8 @@ def _element(s: str) -> str:
 # Marks a line may not start with (closing punctuation) or end with (opening punctuation): the
 # usual rule of Chinese and Japanese typesetting (禁则), applied to the quotes and lists this
 # module wraps itself. Rich's own folding breaks anywhere, so text that may wrap is broken here.
-NO_LINE_START = frozenset("，。、；：？！」』）》〉】…·")
-NO_LINE_END = frozenset("「『（《〈【")
+NO_LINE_START = frozenset("，。、；：？！」』）》〉】”’…·")
+NO_LINE_END = frozenset("「『（《〈【“‘")
 
 
 def cells(s: str) -> int:
@@ -209,7 +209,7 @@ def pillars_panel(p: FourPillars, tr: Callable[[str], str]) -> Panel:
     """The moment in full (`--explain`, `yimao pillars`): pillars, 旬空, 月破, 农历, the 节 and the conventions."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
-    grid.add_column()
+    grid.add_column(overflow="fold")  # at spaces; a date or a zone is one word
     grid.add_row(tr("四柱"), _pillar_text(p, tr))
     xk = p.xunkong
     grid.add_row(tr("旬空"), "".join(b.value for b in xk) if xk else Text(tr("— (日干未知)"), style="dim"))
@@ -768,10 +768,13 @@ def render_passage_list(passages: Sequence[Any], console: Console, traditional: 
 def render_passages(passages: Sequence[Any], console: Console, query: str, traditional: bool = False) -> None:
     tr = _Script(traditional)
     for p in passages:
-        table = Table(box=box.ROUNDED, show_header=True, expand=True, title=f"{p.id}", title_justify="left")
-        table.add_column(tr("原文"), ratio=1, overflow="fold")
-        table.add_column(tr("白话"), ratio=1, style="dim", overflow="fold")
-        table.add_row(_highlight(tr(p.original), tr(query)), _highlight(tr(p.vernacular), tr(query)))
+        w = (console.width - 7) // 2  # two columns in a box: three rules and a cell of padding each side
+        table = Table(box=box.ROUNDED, show_header=True, title=f"{p.id}", title_justify="left")
+        table.add_column(tr("原文"), width=w, no_wrap=True, overflow="ignore")
+        table.add_column(tr("白话"), width=w, style="dim", no_wrap=True, overflow="ignore")
+        table.add_row(
+            _highlight("\n".join(wrap_text(tr(p.original), w)), tr(query)), _highlight("\n".join(wrap_text(tr(p.vernacular), w)), tr(query))
+        )
         console.print(table)
 
 
@@ -857,7 +860,7 @@ def render_star(
         parts.append(Text(tr("书中只列其名，未给起例，故无位置。"), style="dim"))
     parts.extend(_quote_lines(star.quotes, tr, explain=False, dim=False, width=console.width - 4))
     for n in star.notes:
-        parts.append(Text(f"  · {tr(n)}", style="dim", overflow="fold"))
+        parts.extend(_indented(tr(n), console.width - 4, "dim", "  · ", "    "))
     console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(star.label), title_align="left"))
 
 
@@ -874,20 +877,23 @@ def render_fixed_name(fixed: Any, console: Console, *, traditional: bool = False
     parts: list[Any] = [head, where, Text(tr("宫名，非星：不随年月日移动，无起例，不落卦爻。"), style="dim")]
     parts.extend(_quote_lines(fixed.quotes, tr, explain=False, dim=False, width=console.width - 4))
     for n in fixed.notes:
-        parts.append(Text(f"  · {tr(n)}", style="dim", overflow="fold"))
+        parts.extend(_indented(tr(n), console.width - 4, "dim", "  · ", "    "))
     console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(fixed.name), title_align="left"))
 
 
 def render_star_list(stars: Sequence[Any], console: Console, traditional: bool = False) -> None:
     tr = _Script(traditional)
-    table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六 神煞"), title_justify="left", pad_edge=False)
-    table.add_column(tr("组"), style="bold")
-    table.add_column(tr("星"), overflow="fold")
     groups: dict[str, list[Any]] = {}
     for s in stars:
         groups.setdefault(s.group, []).append(s)
+    first = max(cells(tr(g)) for g in groups)
+    w = console.width - first - 2  # the names' column, two cells after the groups'
+    table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六 神煞"), title_justify="left", show_edge=False, padding=(0, 1, 0, 0), pad_edge=False)
+    table.add_column(tr("组"), style="bold", no_wrap=True, width=first)
+    table.add_column(tr("星"), no_wrap=True, width=w, overflow="ignore")
     for g, members in groups.items():
-        table.add_row(tr(g), "  ".join(tr(s.label) + ("" if s.placed else "°") for s in members))
+        names = [(tr(s.label) + ("" if s.placed else "°"), "") for s in members]
+        table.add_row(tr(g), Text("\n").join(_pieces_text(names, w, sep="  ")))
     console.print(table)
     console.print(Text(f"{len(stars)} entries; ° named by the book without a rule", style="dim"))
 
