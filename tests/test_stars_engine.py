@@ -194,6 +194,7 @@ ENTRY_KEYS = [
     "label",
     "aliases",
     "basis",
+    "weight",
     "nature",
     "topics",
     "text",
@@ -204,8 +205,49 @@ ENTRY_KEYS = [
     "active",
     "day_match",
     "on_use",
+    "conditions",
     "variants",
 ]
+
+MONTH_OR_DAY = {"month", "season", "month_sanhe", "day_stem", "day_ganzhi"}  # 唯日月之用尊焉
+
+
+def direct_conditions(star, chart, hits, topic):
+    """A star's conditions read line by line: which lines make each reading hold."""
+    out = []
+    for c in star.conditions:
+        first, *rest = (direct_condition_reading(r, chart, hits, topic) for r in (c.reading, *c.variants))
+        out.append({
+            "holds": first["holds"], "lines": first["lines"], "reading": first["reading"], "relative": first["relative"],
+            "moving": first["moving"], "topics": first["topics"], "effect": c.effect,
+            "text": {"passage": c.quote.passage, "original": c.quote.original}, "variants": rest,
+        })  # fmt: skip
+    return out
+
+
+def direct_condition_reading(r, chart, hits, topic):
+    def kin(line):
+        return r.relative is None or line.relative.value == r.relative
+
+    if r.on == "topic":
+        lines, holds = [], topic in r.topics
+    else:
+        if r.on == "star_line":
+            lines = [
+                h["position"] for h in hits if h["part"] == "本爻" and (h["moving"] or not r.moving) and kin(chart.lines[h["position"] - 1].line)
+            ]
+        elif r.on == "changed":
+            lines = [h["position"] for h in hits if h["part"] == "变爻" and kin(chart.lines[h["position"] - 1].changed)]
+        else:
+            moving_kin = [cl.position for cl in chart.lines if cl.moving and kin(cl.line)]
+            star_moving = [h["position"] for h in hits if h["moving"]]
+            if r.on == "together":
+                lines = star_moving + moving_kin if star_moving and moving_kin else []
+            else:
+                lines = moving_kin if hits else []
+        lines = sorted(set(lines))
+        holds = bool(lines)
+    return {"reading": r.on, "relative": r.relative, "moving": r.moving, "topics": list(r.topics), "holds": holds, "lines": lines}
 
 
 def direct_reading(chart, use, topic):
@@ -215,10 +257,18 @@ def direct_reading(chart, use, topic):
     month, day, year, hour = basis_values(p.month_branch, p.day, p.year, p.hour)
     focus = {chart.hexagram.shi} | set((use.positions or use.hidden_positions) if use else ())
     out = []
-    for star in catalogue().stars:
-        if not (star.placed and star.on_charts):
-            continue
+    heavy_first = sorted(catalogue().stars, key=lambda s: s.basis not in MONTH_OR_DAY)  # stable: the catalogue's order within
+    for star in heavy_first:
         if topic is not None and star.topics and topic not in star.topics and "通用" not in star.topics:
+            continue
+        on_line = [h for h in star.hexagram_lines if h.king_wen == chart.hexagram.king_wen]  # 乾之上九降参
+        if on_line:
+            (h,) = on_line
+            cl = chart.lines[h.line - 1]
+            hits = [{"position": h.line, "part": "本爻", "moving": cl.moving}]
+            out.append(entry(star, [h.name], hits, False, focus, [], direct_conditions(star, chart, hits, topic)))
+            continue
+        if not (star.placed and star.on_charts):
             continue
         positions = star.lookup(star.table, month, day, year, hour)
         if not positions:
@@ -245,18 +295,26 @@ def direct_reading(chart, use, topic):
         day_match = day in ganzhi
         if not hits and not day_match:
             continue
-        lines = sorted({h["position"] for h in hits})
-        moving = any(h["moving"] for h in hits)
-        q = star.quote
-        out.append({
-            "id": star.id, "name": star.name, "label": star.label, "aliases": list(star.aliases), "basis": star.basis,
-            "nature": star.nature, "topics": list(star.topics),
-            "text": {"passage": q.passage, "original": q.original} if q else None,
-            "positions": list(positions), "lines": lines, "hits": hits, "moving": moving,
-            "active": moving or day_match, "day_match": day_match, "on_use": bool(focus & set(lines)),
-            "variants": [{"reading": v.reading, "positions": None if (vp := star.lookup(v.table, month, day, year, hour)) is None else list(vp)} for v in star.variants],
-        })  # fmt: skip
+        variants = [
+            {"reading": v.reading, "positions": None if (vp := star.lookup(v.table, month, day, year, hour)) is None else list(vp)}
+            for v in star.variants
+        ]
+        out.append(entry(star, list(positions), hits, day_match, focus, variants, direct_conditions(star, chart, hits, topic)))
     return out
+
+
+def entry(star, positions, hits, day_match, focus, variants, conditions):
+    lines = sorted({h["position"] for h in hits})
+    moving = any(h["moving"] for h in hits)
+    q = star.quote
+    return {
+        "id": star.id, "name": star.name, "label": star.label, "aliases": list(star.aliases), "basis": star.basis,
+        "weight": "heavy" if star.basis in MONTH_OR_DAY else "light", "nature": star.nature, "topics": list(star.topics),
+        "text": {"passage": q.passage, "original": q.original} if q else None,
+        "positions": positions, "lines": lines, "hits": hits, "moving": moving,
+        "active": moving or day_match, "day_match": day_match, "on_use": bool(focus & set(lines)),
+        "conditions": conditions, "variants": variants,
+    }  # fmt: skip
 
 
 casts = st.builds(lambda h, m: Cast(h, frozenset(i + 1 for i in range(6) if m >> i & 1)), st.sampled_from(HEXAGRAMS), st.integers(0, 63))
@@ -271,7 +329,7 @@ day_spec = st.one_of(st.none(), st.sampled_from([str(g) for g in CYCLE]), st.sam
     day_spec,
     branch_or_none,
     branch_or_none,
-    st.sampled_from([None, "婚姻", "疾病", "家宅", "出行"]),
+    st.sampled_from([None, "婚姻", "疾病", "家宅", "出行", "畜牧", "岁时"]),
     st.sampled_from([None, "官", "财", "父", "世", "应", "5"]),
 )
 def test_engine_agrees_with_a_direct_reading(cast, month, day, year, hour, topic, use_spec):
@@ -286,7 +344,7 @@ def test_engine_agrees_with_a_direct_reading(cast, month, day, year, hour, topic
     assert [(p.star.id, p.line_positions, [h._asdict() for h in p.hits], p.moving, p.active, p.day_match, p.on_use) for p in stars.placements] == [
         (e["id"], tuple(e["lines"]), e["hits"], e["moving"], e["active"], e["day_match"], e["on_use"]) for e in entries
     ]
-    # and each line's ids are the entries on it, in the catalogue's order
+    # and each line's ids are the entries on it, heavy first (`chart_order`)
     per_line = star_ids_by_line(stars)
     for pos in range(1, 7):
         assert per_line.get(pos, []) == [e["id"] for e in entries if pos in e["lines"]]

@@ -683,13 +683,19 @@ def line_stars_of(placements: Sequence[Any]) -> dict[int, list[LineStar]]:
     return out
 
 
+_WEIGHT = {"heavy": "重", "light": "轻"}  # 唯日月之用尊焉: month and day stars heavy, year and hour stars light
+
+
 def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool, width: int = 100) -> list[Any]:
-    """Every star on the chart with its sentence (`--explain`): those that act, then the dormant."""
+    """Every star on the chart with its sentence (`--explain`), heavy before light: those that act
+    (or stand on the 用神 or the 世, or have a condition that holds), each condition that holds on a
+    ✔ line with its sentence, then the dormant. A condition that does not hold is not shown, and
+    its sentence is cut from the star's own quote."""
     if not stars:
         return []
     inner = width - 4
-    active = [s for s in stars if s.active or s.on_use]
-    dormant = [s for s in stars if not (s.active or s.on_use)]
+    active = [s for s in stars if s.active or s.on_use or any(c.holds for c in s.conditions)]
+    dormant = [s for s in stars if s not in active]
     body: list[Any] = []
     shown: set[str] = set()
     told: set[str] = set()
@@ -698,27 +704,55 @@ def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool,
             ("★", "bold yellow"),
             (tr(star_label(s.star)), "bold"),
             (tr(s.star.nature), ""),
+            (_WEIGHT[s.star.weight], ""),
             (tr(" ".join(s.positions or ())), "cyan"),
             (tr(s.where_text()), ""),
         ]
         if s.star.topics:
             pieces.append((tr("/".join(s.star.topics)), "dim"))
         body.extend(_pieces_text([p for p in pieces if p[0]], inner, indent="    "))
-        q = s.star.quote
+        q = _without_conditions(s.star.quote, s.conditions)
         if q is not None and q.original in shown:
             body.append(Text(f"    「…」 {q.passage} {tr('同上')}", style="dim"))
         elif q is not None:
             shown.add(q.original)
             body.extend(_quote_lines([q], tr, explain, not s.active, inner, told))
+        for c in s.conditions:
+            if c.holds:
+                body.extend(_condition_lines(c, tr, explain, inner, told))
     if dormant:
         body.append(Text(tr("静 (不动则不伺)"), style="dim"))
         body.extend(_pieces_text([(tr(f"{star_label(s.star)}({s.where_text()})"), "dim") for s in dormant], inner, indent="  "))
-    return [Panel(Group(*body), title=tr("神煞 (各伺其动)"), title_align="left", box=box.ROUNDED)]
+    return [Panel(Group(*body), title=tr("神煞 (各伺其动；重：月日之星，轻：年时之星)"), title_align="left", box=box.ROUNDED)]
+
+
+def _condition_lines(c: Any, tr: Callable[[str], str], explain: bool, width: int, told: set[str] | None = None, star: str = "") -> list[Text]:
+    """A star's condition that holds: ✔, the star (when named), what follows, the lines, and its sentence."""
+    pieces = [("✔", "bold green"), (tr(star), "bold"), (tr(c.condition.effect), "bold")]
+    if c.lines:
+        pieces.append((f"{tr('爻')}{','.join(map(str, c.lines))}", ""))
+    return _pieces_text([p for p in pieces if p[0]], width, indent="      ") + _quote_lines([c.condition.quote], tr, explain, False, width, told)
+
+
+def _without_conditions(q: Any, conditions: Sequence[Any]) -> Any:
+    """A star's quote with the sentences of its conditions cut out (…): a condition is shown on
+    its own line when it holds, and its words never stand as if they applied when it does not."""
+    if q is None:
+        return None
+    text = q.original
+    for c in conditions:
+        text = text.replace(c.condition.quote.original, "…")
+    return q if text == q.original else q._replace(original=text)
 
 
 def stars_compact(stars: Sequence[Any], tr: Callable[[str], str], width: int) -> list[Text]:
-    """After the table: the stars in force on the day (值日) and the count of dormant ones."""
+    """After the table: the conditions of stars that hold (✔, with their sentence), the stars in
+    force on the day (值日) and the count of dormant ones."""
     out: list[Text] = []
+    for s in stars:
+        for c in s.conditions:
+            if c.holds:
+                out.extend(_condition_lines(c, tr, False, width, star=star_label(s.star)))
     day = [s for s in stars if s.day_match]
     if day:
         out.extend(_pieces_text([(tr("值日"), "bold"), *((tr(star_label(s.star)), "") for s in day)], width, indent="  "))

@@ -1038,10 +1038,14 @@ def chart_json(chart: Chart, *, findings: Sequence[Any], stars: Any, use: bytes 
 def stars_to_list(stars: Any) -> list[dict[str, Any]]:
     """The document's `stars`, as dicts."""
     entries = []
+    conditions = stars.conditions()
     for where, day_match, members in stars.groups:
         fields = _where_fields(where, day_match)
         for star in members:
-            entries.append((star.index, _star_entry(star) | fields))
+            entry = _star_entry(star) | fields
+            if star.index in conditions:
+                entry["conditions"] = conditions_to_list(conditions[star.index])
+            entries.append((star.index, entry))
     entries.sort(key=_first)
     return [entry for _, entry in entries]
 
@@ -1069,17 +1073,39 @@ def _star_entry(star: Any) -> dict[str, Any]:
         "label": s.label,
         "aliases": list(s.aliases),
         "basis": s.basis,
+        "weight": s.weight,  # heavy: a month or day star; light: a year or hour star (唯日月之用尊焉)
         "nature": s.nature,
         "topics": list(s.topics),
         # the defining sentence; its modern rendering is in `yimao text <passage>`
         "text": None if q is None else {"passage": q.passage, "original": q.original},
         "positions": list(star.positions),
         **dict.fromkeys(_WHERE_KEYS),
+        "conditions": [],  # judged on the chart (`conditions_to_list`)
         "variants": [{"reading": reading, "positions": None if p is None else list(p)} for reading, p in star.variants],
     }
 
 
 _WHERE_KEYS = ("lines", "hits", "moving", "active", "day_match", "on_use")
+
+
+def conditions_to_list(results: Any) -> list[dict[str, Any]]:
+    """A star's conditions judged on a chart (`stars.conditions.ConditionResult`s): each with its
+    sentence, whether its reading holds and on which lines, and each other reading's answer."""
+    return [
+        {
+            "holds": c.result.holds,
+            "lines": list(c.result.lines),
+            **_reading_fields(c.result.reading),
+            "effect": c.condition.effect,
+            "text": {"passage": c.condition.quote.passage, "original": c.condition.quote.original},
+            "variants": [{**_reading_fields(v.reading), "holds": v.holds, "lines": list(v.lines)} for v in c.variants],
+        }
+        for c in results
+    ]
+
+
+def _reading_fields(r: Any) -> dict[str, Any]:
+    return {"reading": r.on, "relative": r.relative, "moving": r.moving, "topics": list(r.topics)}
 
 
 def _where_fields(where: Any, day_match: bool) -> dict[str, Any]:
@@ -1102,10 +1128,13 @@ def _stars_pieces(stars: Any) -> tuple[list[bytes], dict[int, bytes]]:
     quoted, alone = _quoted_ids()
     slots: list[bytes | None] = [None] * len(quoted)
     per: list[list[int]] = [[], [], [], [], [], [], []]  # star indices by line position 1-6
+    conditions = stars.conditions()
     for where, day_match, members in stars.groups:
         join = ((_WHERE_DAY_J if day_match else _WHERE_J).get(where) or _where_json(where, day_match)).join
         entries, indices = _MEMBERS_J.get(members) or _fill(_MEMBERS_J, _members_json, members)
         for i, ends in entries:
+            if i in conditions:  # judged on this chart: in place of the encoded empty list
+                ends = (ends[0], b'"conditions":' + _json(conditions_to_list(conditions[i])) + ends[1][len(_NO_CONDITIONS) - 1 :])
             slots[i] = join(ends)
         for pos in where.lines:
             per[pos] += indices
@@ -1125,8 +1154,8 @@ def _members_json(members: tuple[Any, ...]) -> tuple[tuple[tuple[int, tuple[byte
     entries = []
     for star in members:
         entry = _star_entry(star)
-        head = _json({k: v for k, v in entry.items() if k not in _WHERE_KEYS and k != "variants"})[:-1] + b","
-        entries.append((star.index, (head, b'"variants":' + _json(entry["variants"]) + b"}")))
+        head = _json({k: v for k, v in entry.items() if k not in _WHERE_KEYS and k not in ("conditions", "variants")})[:-1] + b","
+        entries.append((star.index, (head, _NO_CONDITIONS + b'"variants":' + _json(entry["variants"]) + b"}")))
     return tuple(entries), tuple(star.index for star in members)
 
 
@@ -1139,6 +1168,7 @@ def _where_json(where: Any, day_match: bool) -> bytes:
     return encoded
 
 
+_NO_CONDITIONS = b'"conditions":[],'
 _MEMBERS_J: dict[tuple[Any, ...], tuple[tuple[tuple[int, tuple[bytes, bytes]], ...], tuple[int, ...]]] = {}  # by a group's stars
 _WHERE_J: dict[Any, bytes] = {}  # by where stars fall (`stars.place.StarHits`), off their day
 _WHERE_DAY_J: dict[Any, bytes] = {}  # and on it (干支 stars on their day)
@@ -1147,8 +1177,8 @@ _WHERE_J_MAX = 1 << 15
 
 @cache
 def _quoted_ids() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
-    """Each star's id as a JSON string, and as a JSON array of it alone, by catalogue index."""
-    from yimao.stars.catalogue import catalogue
+    """Each star's id as a JSON string, and as a JSON array of it alone, by its index on a chart."""
+    from yimao.stars.place import chart_order
 
-    quoted = tuple(_json(s.id) for s in catalogue().stars)
+    quoted = tuple(_json(s.id) for s in chart_order())
     return quoted, tuple(b"[" + q + b"]" for q in quoted)

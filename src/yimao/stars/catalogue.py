@@ -101,6 +101,42 @@ class Variant(NamedTuple):
     table: Table
 
 
+# What a condition of a star looks at on a chart (the `on` of a reading; see the file's header):
+# the star's own 本卦 line, its 变爻, the star's line moving with a line of the 六亲 moving
+# elsewhere (同发), a line of the 六亲 moving anywhere on a chart the star stands on, or the
+# question's topic.
+CONDITION_ON = ("star_line", "changed", "together", "anywhere", "topic")
+RELATIVES = ("父母", "兄弟", "官鬼", "妻财", "子孙")
+
+
+class ConditionReading(NamedTuple):
+    """One way of reading a condition's sentence on a chart."""
+
+    on: str  # one of CONDITION_ON
+    relative: str | None  # the 六亲 the sentence names (官鬼 for 临鬼动), None for any line
+    moving: bool  # the line must move (动, 摇, 发)
+    topics: tuple[str, ...]  # for on = "topic": the kinds of question it holds for
+    reason: str
+
+
+class Condition(NamedTuple):
+    """A sentence that says under which condition a star acts (罡魁临鬼动，祸患暴作): its
+    reading (the one the sentence supports) and the other defensible readings."""
+
+    quote: Quote
+    effect: str  # what follows when it holds, in the book's words
+    reading: ConditionReading
+    variants: tuple[ConditionReading, ...]
+
+
+# 大凡吉星之行多顺 … 地支之星以月为凭，天干之星以日为主，年星虽列，远而较轻，时星间陈，叟而易逝，
+# 唯日月之用尊焉: a star read from the month or the day alone weighs heavy; one that needs the
+# year or the hour (天官符 by year and month, 破军 by month and hour), or that no pillar places
+# (经星 and 五纬 on a line of 乾), light.
+HEAVY_BASES = frozenset(("month", "season", "month_sanhe", "day_stem", "day_ganzhi"))
+WEIGHTS = ("heavy", "light")
+
+
 class _StarFields(NamedTuple):
     id: str
     name: str
@@ -120,6 +156,7 @@ class _StarFields(NamedTuple):
     on_charts: bool = True  # False: a table for reference only (the 阳/阴 halves of 天乙贵人)
     hexagram_lines: tuple[HexagramLine, ...] = ()  # 经星, 五纬: 乾之上九降参，又降镇星
     label: str = ""  # the name shown, unique in the catalogue (`labels`): 丧门（岁）, 月煞（耗废）
+    conditions: tuple[Condition, ...] = ()  # the sentences naming when it acts (罡魁临鬼动 …)
 
 
 class Star(_StarFields):
@@ -139,6 +176,11 @@ class Star(_StarFields):
         mask of branches covered, mask of stems, whole 干支), or None for no place. Computed
         once per star and key."""
         return star_entry(self, key)
+
+    @property
+    def weight(self) -> str:
+        """heavy (a month or day star) or light (a year or hour star): 唯日月之用尊焉."""
+        return "heavy" if self.basis in HEAVY_BASES else "light"
 
     @property
     def quote(self) -> Quote | None:
@@ -337,6 +379,37 @@ def _hexagram_lines(raw: Any, where: str) -> list[dict[str, Any]]:
     return out
 
 
+def _condition_reading(raw: dict[str, Any], base: dict[str, Any] | None, where: str, topics: set[str]) -> dict[str, Any]:
+    """A reading of a condition, its unstated keys taken from the primary reading `base`."""
+    got = {**(base or {"relative": None, "moving": True, "topics": [], "reason": ""}), "reason": "", **raw}
+    got["relative"] = got["relative"] or None  # TOML has no null: "" is any line
+    if got.get("on") not in CONDITION_ON:
+        raise CatalogueError(f"{where}: a condition's on must be one of {CONDITION_ON}", where)
+    if got["relative"] is not None and got["relative"] not in RELATIVES:
+        raise CatalogueError(f"{where}: not a 六亲: {got['relative']!r}", where)
+    if (got["on"] == "topic") != bool(got["topics"]) or not topics.issuperset(got["topics"]):
+        raise CatalogueError(f"{where}: a topic reading names topics of the vocabulary, and only it does", where)
+    if got["on"] in ("together", "anywhere") and got["relative"] is None:
+        raise CatalogueError(f"{where}: {got['on']} needs a 六亲", where)
+    moving = bool(got["moving"]) and got["on"] != "topic"  # a topic reads no line
+    return {"on": got["on"], "relative": got["relative"], "moving": moving, "topics": list(got["topics"]), "reason": got["reason"]}
+
+
+def _conditions(raw: Any, where: str, topics: set[str]) -> list[dict[str, Any]]:
+    out = []
+    for c in raw:
+        primary = _condition_reading({k: v for k, v in c.items() if k not in ("text", "effect", "variants")}, None, where, topics)
+        out.append(
+            {
+                "quote": _quote_refs([c["text"]], where)[0],
+                "effect": c["effect"],
+                "reading": primary,
+                "variants": [_condition_reading(v, primary, f"{where} variant", topics) for v in c.get("variants", [])],
+            }
+        )
+    return out
+
+
 def compile_names(text: str) -> list[dict[str, Any]]:
     """The TOML source's fixed names (`[[name]]`), checked (a branch each, quotes verbatim,
     no name shared with a star) and compiled for `stars.json`."""
@@ -375,6 +448,7 @@ def compile_source(text: str) -> list[dict[str, Any]]:
     import tomllib
 
     data = tomllib.loads(text)
+    vocabulary = {t for raw in data["star"] for t in raw.get("topics", [])}
     out = []
     for raw in data["star"]:
         sid = raw["id"]
@@ -399,6 +473,7 @@ def compile_source(text: str) -> list[dict[str, Any]]:
                 "notes": raw.get("notes", []),
                 "place": raw.get("place", True),
                 "hexagram_lines": _hexagram_lines(raw.get("hexagram_line", []), sid),
+                "conditions": _conditions(raw.get("conditions", []), sid, vocabulary),
                 "table": table,
                 "variants": [
                     {
@@ -448,6 +523,13 @@ def catalogue() -> Catalogue:
         return tuple(starmap(shared_quote, refs))
 
     label = labels(compiled)
+
+    def reading(d: dict[str, Any]) -> ConditionReading:
+        return ConditionReading(d["on"], d["relative"], d["moving"], tuple(d["topics"]), d["reason"])
+
+    def conditions(raw: list[dict[str, Any]]) -> tuple[Condition, ...]:
+        return tuple(Condition(shared_quote(*c["quote"]), c["effect"], reading(c["reading"]), tuple(map(reading, c["variants"]))) for c in raw)
+
     stars = []
     for d in compiled:
         stars.append(
@@ -470,6 +552,7 @@ def catalogue() -> Catalogue:
                 on_charts=d["place"],
                 hexagram_lines=tuple(HexagramLine(h["hexagram"], h["king_wen"], h["line"], h["name"]) for h in d["hexagram_lines"]),
                 label=label[d["id"]],
+                conditions=conditions(d["conditions"]),
             )
         )
     topics = tuple(dict.fromkeys(t for s in stars for t in s.topics))

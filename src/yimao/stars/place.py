@@ -11,6 +11,9 @@ palace; a whole 干支 (天赦) is in force when the day is that 干支, and fal
 `find_stars` finds the stars of one chart once (`ChartStars`): groups of stars that fall
 alike, each with where it falls. Its `placements` are the same stars one by one (the API and
 the renderer); `serialize` writes the document's `stars` and each line's star ids from it.
+A chart's stars come in the order of their weight (`chart_order`: 唯日月之用尊焉, month and day
+stars first), and each star's conditions (罡魁临鬼动 …) are judged on the chart
+(`ChartStars.conditions`, `stars.conditions`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any, NamedTuple
 from yimao.chart import Chart, Use
 from yimao.ganzhi import Branch
 from yimao.stars.catalogue import Star, basis_values, catalogue, star_entry
+from yimao.stars.conditions import ConditionResult, judge
 
 PARTS = ("本爻", "变爻", "伏神")
 
@@ -75,6 +79,7 @@ class Placement(NamedTuple):
     day_match: bool  # a 干支 star whose 干支 is the day's
     on_use: bool  # falls on the 用神 or the 世
     variants: tuple[tuple[str, tuple[str, ...] | None], ...]
+    conditions: tuple[ConditionResult, ...] = ()  # each condition the text attaches, judged on the chart
 
     @property
     def active(self) -> bool:
@@ -257,13 +262,36 @@ def _variant_positions(star: Star, key: Any) -> tuple[tuple[str, tuple[str, ...]
 
 
 @cache
+def chart_order() -> tuple[Star, ...]:
+    """Every star of the catalogue in the order a chart lists them: heavy (month and day stars)
+    before light (year and hour stars), each in the catalogue's order. 「地支之星以月为凭，天干之星
+    以日为主，年星虽列，远而较轻，时星间陈，叟而易逝，唯日月之用尊焉」 (6.56). A star's index on a
+    chart (`PositionedStar.index`) is its place here."""
+    stars = catalogue().stars
+    return tuple(s for w in ("heavy", "light") for s in stars if s.weight == w)
+
+
+def _of_kind(star: Star, topic: str | None) -> bool:
+    """多视其类: a star for the topic (or 通用, or with no kind stated), or any without a topic."""
+    return topic is None or not star.topics or topic in star.topics or "通用" in star.topics
+
+
+@cache
 def _on_charts(topic: str | None) -> tuple[tuple[int, Star], ...]:
-    """The stars placed on charts (for a topic), with their index in the catalogue's order."""
-    return tuple(
-        (i, s)
-        for i, s in enumerate(catalogue().stars)
-        if s.placed and s.on_charts and (topic is None or not s.topics or topic in s.topics or "通用" in s.topics)
-    )
+    """The stars placed on charts by a rule (for a topic), with their index in `chart_order`."""
+    return tuple((i, s) for i, s in enumerate(chart_order()) if s.placed and s.on_charts and _of_kind(s, topic))
+
+
+@cache
+def _on_hexagram_lines(topic: str | None) -> dict[int, tuple[tuple[int, PositionedStar], ...]]:
+    """By the King Wen number of a 本卦: the stars the book sets on one of its lines (乾之上九降参，
+    又降镇星), each with its line, as placed stars whose position is what stands there (参宿)."""
+    out: dict[int, list[tuple[int, PositionedStar]]] = {}
+    for i, s in enumerate(chart_order()):
+        for h in s.hexagram_lines:
+            if _of_kind(s, topic):
+                out.setdefault(h.king_wen, []).append((h.line, PositionedStar(i, s, (h.name,), ())))
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def topic_filter(topic: str | None) -> str | None:
@@ -279,17 +307,33 @@ def topic_filter(topic: str | None) -> str | None:
 
 class ChartStars(NamedTuple):
     """The stars standing on one chart, in groups that fall alike: each group's `StarHits`,
-    whether it is in force by its day (its 干支 is the day's), and its stars."""
+    whether it is in force by its day (its 干支 is the day's), and its stars; with the chart and
+    the topic their conditions are judged by."""
 
     groups: tuple[tuple[StarHits, bool, tuple[PositionedStar, ...]], ...]
+    chart: Any = None
+    topic: str | None = None
+
+    def conditions(self) -> dict[int, tuple[ConditionResult, ...]]:
+        """By star index (`chart_order`): the conditions of each star on the chart that has any,
+        judged (`stars.conditions`). Built on request: most stars have none."""
+        out = {}
+        for w, _, members in self.groups:
+            for s in members:
+                if s.star.conditions:
+                    out[s.index] = judge(s.star.conditions, self.chart, w.hits, self.topic)
+        return out
 
     @property
     def placements(self) -> tuple[Placement, ...]:
-        """The stars one by one, in the catalogue's order."""
+        """The stars one by one, in `chart_order` (heavy first)."""
         slots: list[Placement | None] = [None] * len(catalogue().stars)
+        conditions = self.conditions()
         for w, day_match, members in self.groups:
             for s in members:
-                slots[s.index] = Placement(s.star, s.positions, w.hits, w.lines, w.moving, day_match, w.on_use, s.variants)
+                slots[s.index] = Placement(
+                    s.star, s.positions, w.hits, w.lines, w.moving, day_match, w.on_use, s.variants, conditions.get(s.index, ())
+                )
         return tuple(filter(None, slots))
 
 
@@ -326,7 +370,13 @@ def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None
                         f = fs[1] if fs[2] & focus else fs[0]
                     found[bits] = f
                 groups.append((f, day_match, members))
-    return tuple.__new__(ChartStars, (tuple(groups),))  # without the Python-level __new__
+    on_lines = _on_hexagram_lines(t).get(cast[0].king_wen)
+    if on_lines is not None:  # 乾之上九降参: a star on one line of this 本卦
+        for line, member in on_lines:
+            bit = 1 << (6 * (line - 1) + (line in cast[1]))  # the line's 本爻, moving or not (`_Parts`)
+            fs = _STAR_HITS.get(bit) or _star_hits(bit)
+            groups.append((fs[1] if fs[2] & focus else fs[0], False, (member,)))
+    return tuple.__new__(ChartStars, (tuple(groups), chart, t))  # without the Python-level __new__
 
 
 def _falls(by_bit: tuple[int, ...], bits: int, focus: int) -> StarHits:
