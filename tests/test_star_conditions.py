@@ -163,3 +163,15 @@ def test_jingxing_and_wuwei_stand_on_qian_top_line():
     code, out = invoke("cast", "--hex", "乾", "--month", "寅", "--topic", "岁时", "--json")
     jx = next(s for s in json.loads(out)["stars"] if s["id"] == "jingxing")
     assert condition(jx, "唯岁时身命之占用之")["holds"] is True
+
+
+@pytest.mark.parametrize("topic", [None, "畜牧", "岁时", "出行", "功名", "疾病"])
+def test_encoded_document_is_the_dicts_byte_for_byte(topic):
+    """The batch encoder bakes conditions read by the topic into a group's encoding and judges the
+    others per chart: the same bytes as the dicts give, for every hexagram, a moving line each."""
+    from yimao.pipeline import CastRequest, document, document_json, read
+    from yimao.serialize import dumps
+
+    for i, h in enumerate(["乾", "晋", "离", "震", "艮", "坎", "巽", "兑"] * 2):
+        r = read(CastRequest(hex=h, moving=str(i % 6 + 1), month="寅子申"[i % 3], day=["甲子", "丁亥", "戊申"][i % 3], year="子", topic=topic))
+        assert document_json(r) == dumps(document(r), compact=True)

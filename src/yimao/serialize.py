@@ -1128,13 +1128,15 @@ def _stars_pieces(stars: Any) -> tuple[list[bytes], dict[int, bytes]]:
     quoted, alone = _quoted_ids()
     slots: list[bytes | None] = [None] * len(quoted)
     per: list[list[int]] = [[], [], [], [], [], [], []]  # star indices by line position 1-6
-    conditions = stars.conditions()
+    conditions = stars.conditions(of_the_chart=True)  # the others are in the members' encoding
+    topic = stars.topic
     for where, day_match, members in stars.groups:
         join = ((_WHERE_DAY_J if day_match else _WHERE_J).get(where) or _where_json(where, day_match)).join
-        entries, indices = _MEMBERS_J.get(members) or _fill(_MEMBERS_J, _members_json, members)
+        entries, indices = _MEMBERS_J.get((members, topic)) or _fill(_MEMBERS_J, _members_json, (members, topic))
         for i, ends in entries:
-            if i in conditions:  # judged on this chart: in place of the encoded empty list
-                ends = (ends[0], b'"conditions":' + _json(conditions_to_list(conditions[i])) + ends[1][len(_NO_CONDITIONS) - 1 :])
+            if i in conditions:  # judged on this chart: its conditions before the encoded variants
+                answer = conditions[i]
+                ends = (ends[0], (_CONDITIONS_J.get(id(answer)) or _conditions_json(answer)) + ends[1])
             slots[i] = join(ends)
         for pos in where.lines:
             per[pos] += indices
@@ -1148,14 +1150,25 @@ def _stars_pieces(stars: Any) -> tuple[list[bytes], dict[int, bytes]]:
     return [b"[", b",".join(filter(None, slots)), b"]"], lines
 
 
-def _members_json(members: tuple[Any, ...]) -> tuple[tuple[tuple[int, tuple[bytes, bytes]], ...], tuple[int, ...]]:
-    """Each star's index and its entry encoded up to where it falls and from its `variants`;
-    and the stars' indices."""
+def _members_json(key: tuple[tuple[Any, ...], str | None]) -> tuple[tuple[tuple[int, tuple[bytes, bytes]], ...], tuple[int, ...]]:
+    """Each star's index and its entry encoded up to where it falls and from its `conditions`
+    (from its `variants` for a star whose conditions read the chart: judged on each chart); and
+    the stars' indices. By a group's stars and the question's topic."""
+    from yimao.stars.conditions import judged, reads_chart
+
+    members, topic = key
     entries = []
     for star in members:
         entry = _star_entry(star)
         head = _json({k: v for k, v in entry.items() if k not in _WHERE_KEYS and k not in ("conditions", "variants")})[:-1] + b","
-        entries.append((star.index, (head, _NO_CONDITIONS + b'"variants":' + _json(entry["variants"]) + b"}")))
+        conditions = star.star.conditions
+        if not conditions:
+            encoded = _NO_CONDITIONS
+        elif reads_chart(conditions):
+            encoded = b""
+        else:  # by the topic alone
+            encoded = _conditions_json(judged(conditions, None, None, (), topic))
+        entries.append((star.index, (head, encoded + b'"variants":' + _json(entry["variants"]) + b"}")))
     return tuple(entries), tuple(star.index for star in members)
 
 
@@ -1169,7 +1182,17 @@ def _where_json(where: Any, day_match: bool) -> bytes:
 
 
 _NO_CONDITIONS = b'"conditions":[],'
-_MEMBERS_J: dict[tuple[Any, ...], tuple[tuple[tuple[int, tuple[bytes, bytes]], ...], tuple[int, ...]]] = {}  # by a group's stars
+# A star's conditions encoded with their key and the comma after, by the id of their judgement:
+# `stars.conditions.judged` interns its answers for the program's life, so an id is never reused.
+_CONDITIONS_J: dict[int, bytes] = {}
+
+
+def _conditions_json(judged: Any) -> bytes:
+    encoded = _CONDITIONS_J[id(judged)] = b'"conditions":' + _json(conditions_to_list(judged)) + b","
+    return encoded
+
+
+_MEMBERS_J: dict[tuple[Any, ...], tuple[tuple[tuple[int, tuple[bytes, bytes]], ...], tuple[int, ...]]] = {}  # by a group's stars, topic
 _WHERE_J: dict[Any, bytes] = {}  # by where stars fall (`stars.place.StarHits`), off their day
 _WHERE_DAY_J: dict[Any, bytes] = {}  # and on it (干支 stars on their day)
 _WHERE_J_MAX = 1 << 15

@@ -43,30 +43,111 @@ class ConditionResult(NamedTuple):
 
 
 def judge(conditions: tuple[Condition, ...], chart: Any, hits: tuple[Any, ...], topic: str | None) -> tuple[ConditionResult, ...]:
-    """Each of a star's conditions on a chart, the star standing on `hits` (`place.Hit`s)."""
+    """Each of a star's conditions on a chart, the star standing on `hits` (`place.Hit`s, in line
+    order). `judged` gives the same answers, interned."""
+    kin = kin_of(chart) if reads_chart(conditions) else None
     return tuple(
-        ConditionResult(c, _reading(c.reading, chart, hits, topic), tuple(_reading(v, chart, hits, topic) for v in c.variants)) for c in conditions
+        ConditionResult(c, _reading(c.reading, kin, hits, topic), tuple(_reading(v, kin, hits, topic) for v in c.variants)) for c in conditions
     )
 
 
-def _reading(r: ConditionReading, chart: Any, hits: tuple[Any, ...], topic: str | None) -> ReadingResult:
-    if r.on == "topic":
-        return ReadingResult(r, topic is not None and topic in r.topics, ())
-    lines = chart.lines
-    if r.on == "star_line":
-        found = {h.position for h in hits if h.part == "本爻" and (h.moving or not r.moving) and _is(lines[h.position - 1].line, r.relative)}
-    elif r.on == "changed":
-        found = {h.position for h in hits if h.part == "变爻" and _is(lines[h.position - 1].changed, r.relative)}
+def judged(
+    conditions: tuple[Condition, ...], readings: tuple[ConditionReading, ...] | None, kin: Any, hits: tuple[Any, ...], topic: str | None
+) -> tuple[ConditionResult, ...]:
+    """`judge`'s answer, interned: one tuple per star's conditions, topic and outcome (the lines
+    each reading holds on), so that a chart builds no new values once its outcomes have been met
+    and the document's encoder may key its encodings by the tuple's identity. `readings` are the
+    conditions' readings (`readings_of`), None when they read the topic only; `kin` the chart's
+    (`kin_of`). The outcomes are few: a reading's lines are a subset of six, and most stars'
+    conditions read the topic only."""
+    if readings is None:
+        key: tuple[Any, ...] = (id(conditions), topic)
     else:
-        moving_kin = {cl.line.position for cl in lines if cl.moving and _is(cl.line, r.relative)}
-        if r.on == "together":
-            star_moving = {h.position for h in hits if h.moving}
-            found = star_moving | moving_kin if star_moving and moving_kin else set()
-        else:  # anywhere
-            found = moving_kin if hits else set()
-    return ReadingResult(r, bool(found), tuple(sorted(found)))
+        outcome: list[Any] = [id(conditions), topic]
+        for r in readings:  # a loop, not a comprehension: no frame of its own, and charts judge often
+            outcome.append(() if r.on == "topic" else _lines(r, kin, hits))
+        key = tuple(outcome)
+    found = _JUDGED.get(key)
+    if found is None:
+        found = _JUDGED[key] = tuple(
+            ConditionResult(c, _reading(c.reading, kin, hits, topic), tuple(_reading(v, kin, hits, topic) for v in c.variants)) for c in conditions
+        )
+    return found
 
 
-def _is(line: Any, relative: str | None) -> bool:
-    """The line (a 本卦 line or a 变爻) is of the 六亲 named, or any when none is."""
-    return relative is None or line.relative._value_ == relative
+# Keyed by the id of a star's conditions: the catalogue's, which live as long as the program.
+_JUDGED: dict[tuple[Any, ...], tuple[ConditionResult, ...]] = {}  # never emptied: ids of its values are keys elsewhere
+
+
+def reads_chart(conditions: tuple[Condition, ...]) -> bool:
+    """Whether one of a star's conditions reads the chart (else they read the question's topic only)."""
+    return readings_of(conditions) is not None
+
+
+def readings_of(conditions: tuple[Condition, ...]) -> tuple[ConditionReading, ...] | None:
+    """Every reading of a star's conditions, primary and variants, in order; None when they all
+    read the question's topic only."""
+    readings = tuple(r for c in conditions for r in (c.reading, *c.variants))
+    return readings if any(r.on != "topic" for r in readings) else None
+
+
+def _reading(r: ConditionReading, kin: _Kin | None, hits: tuple[Any, ...], topic: str | None) -> ReadingResult:
+    if r.on == "topic" or kin is None:
+        return ReadingResult(r, topic is not None and topic in r.topics, ())
+    lines = _lines(r, kin, hits)
+    return ReadingResult(r, bool(lines), lines)
+
+
+class _Kin(NamedTuple):
+    """What a cast says of its lines' 六亲: each 本爻's and 变爻's (None for a line that does not
+    move), by position 1-6 (index 0 unused), and the moving 本爻 of each 六亲."""
+
+    line: tuple[str | None, ...]
+    changed: tuple[str | None, ...]
+    moving: dict[str | None, tuple[int, ...]]  # None: any 六亲
+
+
+_KIN: dict[Any, _Kin] = {}  # by cast: at most 4,096 (the 六亲 do not depend on the pillars)
+
+
+def kin_of(chart: Any) -> _Kin:
+    """The 六亲 of a chart's lines and 变爻, and its moving lines by 六亲 (once per cast)."""
+    found = _KIN.get(chart[0])
+    if found is None:
+        lines = chart.lines
+        moving: dict[str | None, list[int]] = {None: []}
+        for cl in lines:
+            if cl.moving:
+                moving[None].append(cl.line.position)
+                moving.setdefault(cl.line.relative._value_, []).append(cl.line.position)
+        found = _KIN[chart[0]] = _Kin(
+            (None, *(cl.line.relative._value_ for cl in lines)),
+            (None, *(cl.changed.relative._value_ if cl.changed is not None else None for cl in lines)),
+            {k: tuple(v) for k, v in moving.items()},
+        )
+    return found
+
+
+def _lines(r: ConditionReading, kin: _Kin, hits: tuple[Any, ...]) -> tuple[int, ...]:
+    """The lines that make a chart reading hold, in line order; () when it does not. `hits` are in
+    line order, so a reading on the star's own parts keeps it."""
+    rel, on = r.relative, r.on
+    found = []
+    if on == "star_line":
+        moving, of_line = r.moving, kin.line
+        for position, part, moves in hits:
+            if part == "本爻" and (moves or not moving) and (rel is None or of_line[position] == rel):
+                found.append(position)
+    elif on == "changed":
+        for position, part, _ in hits:
+            if part == "变爻" and (rel is None or kin.changed[position] == rel):
+                found.append(position)
+    else:
+        moving_kin = kin.moving.get(rel, ())
+        if not (hits and moving_kin):
+            return ()
+        if on == "anywhere":
+            return moving_kin
+        star_moving = {position for position, _, moves in hits if moves}  # together
+        return tuple(sorted(star_moving.union(moving_kin))) if star_moving else ()
+    return tuple(found)

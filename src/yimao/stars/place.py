@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 
 from yimao.chart import Chart, Use
 from yimao.ganzhi import Branch
-from yimao.stars.catalogue import Star, basis_values, catalogue, star_entry
-from yimao.stars.conditions import ConditionResult, judge
+from yimao.stars.catalogue import WEIGHTS, Star, basis_values, catalogue, star_entry
+from yimao.stars.conditions import ConditionResult, judged, kin_of, readings_of
 
 PARTS = ("本爻", "变爻", "伏神")
 
@@ -268,7 +268,7 @@ def chart_order() -> tuple[Star, ...]:
     以日为主，年星虽列，远而较轻，时星间陈，叟而易逝，唯日月之用尊焉」 (6.56). A star's index on a
     chart (`PositionedStar.index`) is its place here."""
     stars = catalogue().stars
-    return tuple(s for w in ("heavy", "light") for s in stars if s.weight == w)
+    return tuple(s for w in WEIGHTS for s in stars if s.weight == w)
 
 
 def _of_kind(star: Star, topic: str | None) -> bool:
@@ -283,14 +283,14 @@ def _on_charts(topic: str | None) -> tuple[tuple[int, Star], ...]:
 
 
 @cache
-def _on_hexagram_lines(topic: str | None) -> dict[int, tuple[tuple[int, PositionedStar], ...]]:
+def _on_hexagram_lines(topic: str | None) -> dict[int, tuple[tuple[int, tuple[PositionedStar]], ...]]:
     """By the King Wen number of a 本卦: the stars the book sets on one of its lines (乾之上九降参，
     又降镇星), each with its line, as placed stars whose position is what stands there (参宿)."""
-    out: dict[int, list[tuple[int, PositionedStar]]] = {}
+    out: dict[int, list[tuple[int, tuple[PositionedStar]]]] = {}
     for i, s in enumerate(chart_order()):
         for h in s.hexagram_lines:
             if _of_kind(s, topic):
-                out.setdefault(h.king_wen, []).append((h.line, PositionedStar(i, s, (h.name,), ())))
+                out.setdefault(h.king_wen, []).append((h.line, (PositionedStar(i, s, (h.name,), ()),)))
     return {k: tuple(v) for k, v in out.items()}
 
 
@@ -314,14 +314,25 @@ class ChartStars(NamedTuple):
     chart: Any = None
     topic: str | None = None
 
-    def conditions(self) -> dict[int, tuple[ConditionResult, ...]]:
+    def conditions(self, *, of_the_chart: bool = False) -> dict[int, tuple[ConditionResult, ...]]:
         """By star index (`chart_order`): the conditions of each star on the chart that has any,
-        judged (`stars.conditions`). Built on request: most stars have none."""
+        judged (`stars.conditions`); with `of_the_chart`, only the stars one of whose conditions
+        reads the chart (the others' answers depend on the topic alone). Built on request: most
+        stars have none."""
         out = {}
+        topic, kin = self.topic, None
         for w, _, members in self.groups:
-            for s in members:
-                if s.star.conditions:
-                    out[s.index] = judge(s.star.conditions, self.chart, w.hits, self.topic)
+            conditioned = _CONDITIONED.get(members)
+            if conditioned is None:
+                conditioned = _CONDITIONED[members] = tuple(
+                    (m.index, m.star.conditions, readings_of(m.star.conditions)) for m in members if m.star.conditions
+                )
+            for i, conditions, readings in conditioned:
+                if readings is not None:
+                    kin = kin or kin_of(self.chart)
+                    out[i] = judged(conditions, readings, kin, w.hits, topic)
+                elif not of_the_chart:
+                    out[i] = judged(conditions, None, None, (), topic)
         return out
 
     @property
@@ -338,6 +349,9 @@ class ChartStars(NamedTuple):
 
 
 _NOWHERE = StarHits((), (), False, False)
+# By a group's members (the tuples `_key_groups` keeps): the index, conditions and readings of the
+# chart (None: the topic only) of those with any.
+_CONDITIONED: dict[tuple[PositionedStar, ...], tuple[tuple[int, Any, Any], ...]] = {}
 
 
 def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> ChartStars:
@@ -372,10 +386,10 @@ def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None
                 groups.append((f, day_match, members))
     on_lines = _on_hexagram_lines(t).get(cast[0].king_wen)
     if on_lines is not None:  # 乾之上九降参: a star on one line of this 本卦
-        for line, member in on_lines:
+        for line, members in on_lines:
             bit = 1 << (6 * (line - 1) + (line in cast[1]))  # the line's 本爻, moving or not (`_Parts`)
             fs = _STAR_HITS.get(bit) or _star_hits(bit)
-            groups.append((fs[1] if fs[2] & focus else fs[0], False, (member,)))
+            groups.append((fs[1] if fs[2] & focus else fs[0], False, members))
     return tuple.__new__(ChartStars, (tuple(groups), chart, t))  # without the Python-level __new__
 
 
