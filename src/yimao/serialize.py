@@ -1187,8 +1187,8 @@ _NO_CONDITIONS = b'"conditions":[],'
 _CONDITIONS_J: dict[int, bytes] = {}
 
 
-def _conditions_json(judged: Any) -> bytes:
-    encoded = _CONDITIONS_J[id(judged)] = b'"conditions":' + _json(conditions_to_list(judged)) + b","
+def _conditions_json(answer: Any) -> bytes:
+    encoded = _CONDITIONS_J[id(answer)] = b'"conditions":' + _json(conditions_to_list(answer)) + b","
     return encoded
 
 
