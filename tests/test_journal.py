@@ -155,6 +155,22 @@ def test_show_says_when_this_yimao_reads_a_case_otherwise(journal, yimao):
     assert "findings[0].holds" in table
 
 
+def test_a_key_added_since_is_no_change(journal, yimao):
+    """A case saved before the document gained a key (schema_version 1 grows by additions) reads
+    the same: only values that were there and differ are changes."""
+    ok(yimao("cast", *DATE_CASES[0], "--save"))
+    with sqlite3.connect(journal) as db:
+        doc = json.loads(zlib.decompress(db.execute("SELECT document FROM cases").fetchone()[0]))
+        assert doc["stars"] and doc["findings"]
+        for star in doc["stars"]:
+            del star["label"]
+        del doc["findings"][0]["kind"]
+        doc["hexagram"]["shi"] = 1  # and one value that differs
+        db.execute("UPDATE cases SET document = ?", (zlib.compress(json.dumps(doc).encode()),))
+    shown = json.loads(ok(yimao("journal", "show", "1", "--json")))
+    assert [c["path"] for c in shown["changes"]] == ["hexagram.shi"]
+
+
 def test_show_as_tables(journal, yimao):
     ok(yimao("cast", *DATE_CASES[0], "--save", "--question", "问：今年可得财否"))
     ok(yimao("journal", "note", "1", "财在五爻"))

@@ -111,11 +111,6 @@ def new_case(req: CastRequest, result: CastResult, question: str | None, saved_a
 # --- re-reading ---------------------------------------------------------------------------------
 
 
-def reread(case: Case) -> dict[str, Any]:
-    """The case's document as this yimao reads it."""
-    return document(reading(case))
-
-
 def reading(case: Case) -> CastResult:
     """The case read again by this yimao, from its inputs: a case cast for a moment is read at
     that moment, in the zone it was read in then (a cast for "now", or in the system's zone, reads
@@ -147,7 +142,8 @@ def _zone(case: Case) -> Any:
 
 def differences(then: Any, now: Any, path: str = "", limit: int = 20) -> list[dict[str, Any]]:
     """Where two documents differ, as paths (`findings[2].holds`) with the value then and now;
-    at most `limit`."""
+    at most `limit`. Keys that only `now` has are left out: schema_version 1 grows by additions
+    (a star's `label`), which change no reading."""
     found: list[dict[str, Any]] = []
     _diff(then, now, path, found, limit)
     return found
@@ -157,8 +153,8 @@ def _diff(a: Any, b: Any, path: str, found: list[dict[str, Any]], limit: int) ->
     if len(found) >= limit or a == b:
         return
     if isinstance(a, dict) and isinstance(b, dict):
-        for key in list(a) + [k for k in b if k not in a]:
-            _diff(a.get(key), b.get(key), f"{path}.{key}" if path else key, found, limit)
+        for key in a:  # a key only the later document has is an addition to the contract, not a reading changed
+            _diff(a[key], b.get(key), f"{path}.{key}" if path else key, found, limit)
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b)):
             _diff(x, y, f"{path}[{i}]", found, limit)
