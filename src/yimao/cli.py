@@ -739,6 +739,10 @@ def _save_case(req, result, question: str | None, journal: str | None) -> None:
     err(f"saved as case {number}")
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 @journal_app.command("list", cls=_Command)
 def journal_list(
     topic: Annotated[str | None, typer.Option("--topic", autocompletion=_complete_topic, help="Only cases of this topic.")] = None,
@@ -989,7 +993,8 @@ def journal_import(
             assert db is not None
             done = import_cases(db, incoming)
         err(
-            f"imported {done.added} new case{'s' if done.added != 1 else ''}, {done.present} already present ({done.notes} notes and {done.outcomes} outcomes added to them)"
+            f"imported {_count(done.added, 'new case')}, {done.present} already present "
+            f"({_count(done.notes, 'note')} and {_count(done.outcomes, 'outcome')} added to them)"
         )
 
 
