@@ -153,28 +153,35 @@ def break_lines(pieces: Sequence[str], width: int, *, indent: str = "") -> list[
         w = cells(piece)
         room = width - (cells(indent) if len(lines) > 1 else 0)
         if lines[-1] and used + w > room and piece != " ":
-            carried: list[str] = []
-            current = lines[-1]
-            while len(current) > 1 and current[-1] == " ":
-                current.pop()
-            # carry back pieces so that the next line does not start with a closing mark, nor this one end with an opening mark
-            while len(current) > 1 and ((carried[0] if carried else piece) in NO_LINE_START or current[-1] in NO_LINE_END):
-                carried.insert(0, current.pop())
-            if (carried[0] if carried else piece) in NO_LINE_START:  # a line of nothing else: the mark hangs past the width
-                current.extend(carried)
-                current.append(piece)
-                used += w + sum(map(cells, carried))
-                continue
-            while current and current[-1] == " ":
-                current.pop()
-            lines.append(carried)
-            used = sum(map(cells, carried))
+            carried = _carried(lines[-1], piece)
+            if carried is not None:
+                lines.append(carried)
+            used = sum(map(cells, lines[-1]))
         if piece == " " and not lines[-1]:
             continue
         lines[-1].append(piece)
         used += w
     text = ["".join(line).rstrip() for line in lines]
     return [text[0], *(indent + t for t in text[1:])] if text else []
+
+
+def _carried(line: list[str], piece: str) -> list[str] | None:
+    """Where `line` is full and `piece` comes next: the pieces taken off its end to start the next
+    line, so that the next line does not start with a closing mark nor this one end with an
+    opening mark (often none); None when the line holds nothing else to take, and the mark
+    hangs. Spaces at the line's end are dropped."""
+    while len(line) > 1 and line[-1] == " ":
+        line.pop()
+    k = len(line)
+    while k > 1 and ((line[k] if k < len(line) else piece) in NO_LINE_START or line[k - 1] in NO_LINE_END):
+        k -= 1
+    if (line[k] if k < len(line) else piece) in NO_LINE_START:
+        return None
+    carried = line[k:]
+    del line[k:]
+    while line and line[-1] == " ":
+        line.pop()
+    return carried
 
 
 def wrap_text(s: str, width: int, *, indent: str = "") -> list[str]:
@@ -405,13 +412,40 @@ def chart_table(
     """The chart's table with what of the 爻象 did not fit in it (a list under it), and the 神煞
     of each line when they did not fit in it (a list to show after the findings). Lines from 上爻
     down. Columns are two cells apart, or one when the lines' cells would not fit otherwise."""
-    h = chart.hexagram
-    ch = chart.changed_hexagram
-    title = _hex_title(h, tr)
-    if ch is not None:
-        title += f"   {tr('之')}   {_hex_title(ch, tr)}"
-    marks = marks if marks is not None else line_marks(chart)
     rows = list(reversed(chart.lines))
+    columns = _line_columns(chart, rows, tr, marks if marks is not None else line_marks(chart), changed_full, width)
+    gap = 2 if sum(c.width + 2 for c in columns) - 2 <= width else 1  # the box's space, and one of padding if it fits
+    room = width - sum(c.width + gap for c in columns)
+    tags = [[(tr(t), "dim") for t in cl.tags()] for cl in rows]
+    under: list[Any] = []
+    column = _pieces_column(tr("爻象"), tags, min(room, TAGS_MAX), TAGS_MIN)
+    if column is not None:
+        columns.append(column)
+        room -= column.width + gap
+    elif any(tags):
+        under = _under_lines(rows, tags, width, tr)
+    stars_under: list[Any] = []
+    if line_stars:
+        stars = [stars_by_nature(line_stars.get(cl.position, ()), tr) for cl in rows]
+        column = _pieces_column(tr("神煞"), stars, room, STARS_MIN) if width >= STARS_IN_TABLE else None
+        if column is not None:
+            columns.append(column)
+        else:
+            stars_under = _under_lines(rows, stars, width, tr, header=tr("神煞"))
+    return [_table(_chart_title(chart, tr), columns, gap, width), *under], stars_under
+
+
+def _chart_title(chart: Chart, tr: Callable[[str], str]) -> str:
+    title = _hex_title(chart.hexagram, tr)
+    ch = chart.changed_hexagram
+    return title if ch is None else f"{title}   {tr('之')}   {_hex_title(ch, tr)}"
+
+
+def _line_columns(
+    chart: Chart, rows: Sequence[ChartLine], tr: Callable[[str], str], marks: Mapping[int, str], changed_full: bool, width: int
+) -> list[_Column]:
+    """The columns whose cells are never cut: 六神 (with a day), 伏神 (when there is one), 本卦, the
+    drawn line, 世应, and the 变卦 (its drawn line left out when the columns would not fit)."""
     columns = [
         _column(tr("六神"), [tr(cl.spirit.value) if cl.spirit else "" for cl in rows]),
         _column(tr("伏神"), [_hidden_cell(cl, tr, marks) for cl in rows]),
@@ -419,36 +453,29 @@ def chart_table(
         _column("", [glyph(cl.line.yang, cl.moving) for cl in rows]),
         _column(tr("世应"), [Text(tr(marks.get(cl.position, "")), style="bold") for cl in rows]),
     ]
-    columns = [c for i, c in enumerate(columns) if i >= 2 or any(cells(_plain(x)) for x in c.cells)]  # no 六神 without a day, no empty 伏神
+    columns = [c for i, c in enumerate(columns) if i >= 2 or any(cells(_plain(x)) for x in c.cells)]
     changed = _changed_cells(chart, tr, changed_full)
-    gap = 2  # the box's space and one of padding
     if changed is not None:
         drawn = _column(tr("变卦"), [_changed_text(c, tr, drawn=True) for c in changed])
-        if sum(c.width + gap for c in columns) + drawn.width > width:
+        if sum(c.width + 2 for c in columns) + drawn.width > width:
             drawn = _column(tr("变卦"), [_changed_text(c, tr, drawn=False) for c in changed])
         columns.append(drawn)
-    fixed = sum(c.width + gap for c in columns)
-    if fixed - gap > width:
-        gap = 1
-        fixed = sum(c.width + gap for c in columns)
-    tags = [[tr(t) for t in cl.tags()] for cl in rows]
-    tags_widest = max((cells(t) for line in tags for t in line), default=0)
-    tags_natural = max((cells(" ".join(line)) for line in tags), default=0)
-    tags_width = min(tags_natural, TAGS_MAX, width - fixed)
-    under: list[Any] = []
-    if tags_widest and tags_width >= max(tags_widest, cells(tr("爻象")), min(tags_natural, TAGS_MIN)):
-        columns.append(_Column(tr("爻象"), [Text("\n").join(_pieces_text([(t, "dim") for t in line], tags_width)) for line in tags], tags_width))
-        fixed += tags_width + gap
-    elif tags_widest:
-        under.extend(_under_lines(rows, [[(t, "dim") for t in line] for line in tags], width, tr))
-    stars_under: list[Any] = []
-    if line_stars:
-        pieces = [stars_by_nature(line_stars.get(cl.position, ()), tr) for cl in rows]
-        room = width - fixed
-        if width >= STARS_IN_TABLE and room >= STARS_MIN:
-            columns.append(_Column(tr("神煞"), [Text("\n").join(_pieces_text(p, room)) for p in pieces], room))
-        else:
-            stars_under = _under_lines(rows, pieces, width, tr, header=tr("神煞"))
+    return columns
+
+
+def _pieces_column(header: str, rows: Sequence[Sequence[tuple[str, str]]], room: int, least: int) -> _Column | None:
+    """A column of each row's pieces (tags, names) wrapped whole within `room` cells, as wide as
+    its widest row needs; None when it has nothing, or `room` is narrower than its widest piece,
+    its header or `least` cells (less when its widest row needs less)."""
+    widest = max((cells(p) for row in rows for p, _ in row), default=0)
+    natural = max((cells(" ".join(p for p, _ in row)) for row in rows), default=0)
+    w = min(natural, room)
+    if not widest or w < max(widest, cells(header), min(natural, least)):
+        return None
+    return _Column(header, [Text("\n").join(_pieces_text(row, w)) for row in rows], w)
+
+
+def _table(title: str, columns: Sequence[_Column], gap: int, width: int) -> Table:
     table = Table(
         box=box.SIMPLE_HEAD,
         title=title,
@@ -460,9 +487,9 @@ def chart_table(
     )
     for c in columns:
         table.add_column(c.header, no_wrap=True, min_width=c.width, max_width=c.width, overflow="ignore")
-    for i in range(len(rows)):
+    for i in range(len(columns[0].cells)):
         table.add_row(*(c.cells[i] for c in columns))
-    return [table, *under], stars_under
+    return table
 
 
 def _plain(x: Any) -> str:
@@ -647,18 +674,22 @@ def findings_compact(findings: Sequence[Any], tr: Callable[[str], str], width: i
                 q = deciding_quote(f)
                 if q is not None:
                     out.extend(_quote_lines([q], tr, False, False, width))
-    counts = []
+    out.extend(_family_counts(findings, tr, width))
+    return out
+
+
+def _family_counts(findings: Sequence[Any], tr: Callable[[str], str], width: int) -> list[Text]:
+    """One line over every rule family, in the book's order: 助鬼伤身 ✘1 · 三刑 无 … and, when
+    there are near misses, where they are told."""
+    pieces = []
     for rule in _rules(findings):
         held = sum(f.holds for f in findings if f.rule == rule)
         missed = sum(not f.holds for f in findings if f.rule == rule)
-        if not held and not missed:
-            counts.append((f"{tr(rule)} {tr('无')}", "dim"))
-        else:
-            counts.append((tr(rule) + (f" ✔{held}" if held else "") + (f" ✘{missed}" if missed else ""), ""))
-        counts.append(("·", "dim"))
-    counts[-1] = (tr("(✘ 未成，其理见 --explain)") if any(not f.holds for f in findings) else "", "dim")
-    out.extend(_pieces_text([c for c in counts if c[0]], width, indent="  "))
-    return out
+        counts = (f" ✔{held}" if held else "") + (f" ✘{missed}" if missed else "")
+        pieces.append((tr(rule) + (counts or f" {tr('无')}"), "" if counts else "dim"))
+    if any(not f.holds for f in findings):
+        pieces.append((tr("✘ 未成，其理见 --explain"), "dim"))
+    return _pieces_text(pieces, width, indent="  ", sep=" · ")
 
 
 def _finding_label(f: Any, rule: str) -> str:
