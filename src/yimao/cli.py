@@ -198,7 +198,12 @@ ChangedOpt = Annotated[
 ]
 WidthOpt = Annotated[
     int | None,
-    typer.Option("--width", min=60, max=250, help="The width of the tables in columns (60-250). Default: COLUMNS, else the terminal's, else 120."),
+    typer.Option(
+        "--width",
+        min=60,
+        max=250,
+        help="The width of the tables in columns (60-250). Default: COLUMNS, else the terminal's, else 120 (100 for --svg and --html).",
+    ),
 ]
 
 
