@@ -324,3 +324,23 @@ def test_the_books_text_breaks_as_chinese_breaks(args):
             from yimao.stars.catalogue import catalogue
 
             assert all(s.label in r.stdout.decode() for s in catalogue().stars)
+
+
+def test_each_holding_finding_is_shown_with_the_sentence_that_names_its_case():
+    """The deciding sentence is one of the finding's own quotes (so verbatim), and for every kind
+    the table names, the one naming that case (动会者…, 此相生之害也, 是谓真刑), not the general rule."""
+    from yimao.render import _DECIDING, deciding_quote
+
+    seen = set()
+    for req in _casts(400):
+        for f in read(req).findings:
+            if not f.holds:
+                continue
+            q = deciding_quote(f)
+            assert q in f.text
+            phrase = _DECIDING.get(f.kind or f.rule) or _DECIDING.get(f.rule)
+            assert phrase is not None and phrase in q.original, (f.rule, f.kind, q.original)
+            seen.add(f.kind or f.rule)
+    assert {"动会", "变会", "生害", "克害", "真刑", "刑", "墓开", "冲开"} <= seen
+    kehai = [f for req in _casts(400) for f in read(req).findings if f.holds and f.kind == "克害"]
+    assert {deciding_quote(f).original for f in kehai} <= {"彼克我者，彼刚而我柔，力被制尔", "我克彼者，我强而彼弱，志相恶尔"}
