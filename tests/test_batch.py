@@ -181,7 +181,7 @@ def test_a_long_run_still_collects_cycles(monkeypatch):
     class Node:
         pass
 
-    def cyclic_answer(n, raw):
+    def cyclic_answer(n, raw, script=False):
         a, b = Node(), Node()
         a.other, b.other = b, a  # garbage only the collector can free
         alive.add(a)
@@ -424,7 +424,7 @@ def test_a_defect_on_one_line_is_said_there_and_the_run_goes_on(monkeypatch):
 
     real = batch.answer
 
-    def failing(n, raw):
+    def failing(n, raw, script=False):
         if n == 2:
             raise ZeroDivisionError("made for the test")
         return real(n, raw)

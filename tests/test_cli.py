@@ -77,9 +77,12 @@ def test_rich_output_draws_the_chart_top_down():
 
 def test_traditional_output():
     out = run("cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾", "--traditional").stdout.decode()
-    assert "離為火" in out and "妻財" in out
+    assert "離爲火" in out and "妻財" in out
     doc = jrun("cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾", "--traditional")
-    assert doc["hexagram"]["name"] == "離為火" and "schema_version" in doc
+    assert doc["hexagram"]["name"] == "離爲火" and "schema_version" in doc
+    for script, name in (("tw", "離為火"), ("hk", "離為火"), ("t", "離爲火"), ("s", "离为火")):
+        doc = jrun("cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾", "--script", script)
+        assert doc["hexagram"]["name"] == name, script
 
 
 def test_pillars_command():
@@ -550,7 +553,7 @@ def _value_options():
     from yimao.cli import app
 
     valid = {"--hex": "乾", "--moving": "2", "--date": "2026-12-02T10:00+08:00", "--tz": "Asia/Shanghai", "--day-start": "23", "--year": "丙午"}
-    valid |= {"--month": "3", "--day": "戊寅", "--hour": "午", "--use": "父", "--topic": "婚姻", "--earth": "shui"}
+    valid |= {"--month": "3", "--day": "戊寅", "--hour": "午", "--use": "父", "--topic": "婚姻", "--earth": "shui", "--script": "tw"}
     valid |= {"--changed": "full", "--width": "80", "--svg": "-", "--html": "-"}
     valid |= {"--question": "问财", "--journal": "journal.sqlite3"}  # refused when repeated, before any file is opened
     found = []

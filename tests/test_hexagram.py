@@ -131,7 +131,9 @@ def test_traditional_names():
     assert Hexagram.parse("既濟").short_name == "既济"
     assert Hexagram.parse("兌").short_name == "兑"
     assert Hexagram.parse("天山遯").short_name == "遁"
-    assert Hexagram.parse("离").traditional_name == "離為火"
+    assert Hexagram.parse("离").traditional_name == "離爲火"  # OpenCC's standard form; 臺灣 and 香港 write 為
+    for typed in ("乾爲天", "乾為天", "乾", "乾卦", "離之乾", "離為火"):  # OpenCC's t2s alone reads 乾 as 干
+        assert Cast.parse(typed).hexagram.short_name in ("乾", "离"), typed
 
 
 @pytest.mark.parametrize(

@@ -10,25 +10,26 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "yimao"
 # module → yimao modules it may import (by top-level name under yimao)
 ALLOWED = {
     "errors": set(),
-    "script": set(),
+    "hanzi": {"errors"},
     "ganzhi": {"errors"},
     "solar_terms": {"errors", "ganzhi", "data"},
     "pillars": {"errors", "ganzhi", "solar_terms"},
-    "hexagram": {"errors", "ganzhi", "script"},
-    "texts": {"errors", "script", "data"},
-    "chart": {"errors", "ganzhi", "pillars", "hexagram", "script"},
-    "analysis": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis"},
-    "stars": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "stars", "data"},
-    "serialize": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis", "stars", "solar_terms"},
-    "pipeline": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis", "stars", "solar_terms", "serialize"},
-    "render": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "script", "analysis", "stars", "solar_terms", "serialize", "pipeline"},
+    "hexagram": {"errors", "ganzhi", "hanzi"},
+    "texts": {"errors", "hanzi", "data"},
+    "chart": {"errors", "ganzhi", "pillars", "hexagram", "hanzi"},
+    "analysis": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis"},
+    "stars": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "stars", "data"},
+    "serialize": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis", "stars", "solar_terms"},
+    "pipeline": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis", "stars", "solar_terms", "serialize"},
+    "render": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis", "stars", "solar_terms", "serialize", "pipeline"},
     "cli": None,  # may import everything
     "__main__": {"launch"},
-    "output": {"errors", "serialize"},  # the streams, messages, exit codes and writers every command shares
-    "launch": {"errors", "output", "batch", "pipeline", "cli"},  # the entry point: `batch FILE` and `cast … --json` without Typer, the rest to cli
+    "output": {"errors", "serialize", "hanzi"},  # the streams, messages, exit codes and writers every command shares
+    # the entry point: `batch FILE` and `cast … --json` without Typer, the rest to cli
+    "launch": {"errors", "output", "batch", "pipeline", "cli", "hanzi"},
     "__init__": set(),
     "data": set(),  # package data and its reader
-    "batch": {"errors", "pipeline", "serialize", "output", "render"},  # render: the progress bar on a terminal
+    "batch": {"errors", "pipeline", "serialize", "output", "render", "hanzi"},  # render: the progress bar on a terminal
     "examples": {"errors", "ganzhi", "hexagram", "pipeline", "stars", "texts"},
     "journal": {"errors", "ganzhi", "pillars", "hexagram", "pipeline", "serialize"},  # the journal of casts: the only importer of sqlite3
 }

@@ -7,7 +7,7 @@ import json
 
 from typer.testing import CliRunner
 
-from yimao.script import to_traditional
+from yimao.hanzi import to_traditional
 from yimao.stars.catalogue import catalogue
 
 runner = CliRunner()

@@ -167,7 +167,7 @@ def test_cast_json_carries_stars_on_lines():
 
 
 def test_traditional_names_round_trip():
-    from yimao.script import to_simplified, to_traditional
+    from yimao.hanzi import to_simplified, to_traditional
 
     cat = catalogue()
     for s in cat.stars:

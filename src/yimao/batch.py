@@ -1,8 +1,10 @@
 """`yimao batch`: JSON Lines in, JSON Lines out — one result per input line, in order.
 
 Each line is a request with the options of `yimao cast` ({"hex": "离之乾", "date": "…"} or
-pillars instead of a date, "use", "day_start", "tz", "topic", "moving", "earth"). Each result
-is the document `yimao cast --json` gives, on one line. A malformed line or a bad request gives
+pillars instead of a date, "use", "day_start", "tz", "topic", "moving", "earth", and
+"traditional": true, or "tw" or "hk", for that line's document in traditional characters; false
+for simplified whatever `--traditional` says). Each result is the document `yimao cast --json`
+gives, on one line. A malformed line or a bad request gives
 {"line": n, "error": {"message", "value"}} for that line and the run goes on. Blank lines are
 skipped and counted. Output is written line by line as it is produced, so memory stays flat.
 """
@@ -24,7 +26,7 @@ from typing import IO, Any, BinaryIO, NamedTuple
 import orjson
 
 from yimao.errors import NotationError, YimaoError, brief
-from yimao.output import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, best_effort_stderr, err, exit_code, stdout
+from yimao.output import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, best_effort_stderr, err, exit_code, stdout, to_script
 from yimao.pipeline import CastRequest, document_json, json_type, read
 from yimao.serialize import dumps
 
@@ -95,9 +97,10 @@ def read_lines(stream: IO[bytes], limit: int = MAX_LINE_BYTES) -> Iterator[bytes
         yield size - (2 if line.endswith(b"\r\n") else 1 if line.endswith(b"\n") else 0)
 
 
-def answer(n: int, raw: bytes) -> bytes | dict[str, Any]:
+def answer(n: int, raw: bytes, script: bool | str = False) -> bytes | dict[str, Any]:
     """The result for one non-blank input line: the line of its chart (the document of `yimao
-    cast --json`, compact, with its newline), or an error object. Never raises for bad input."""
+    cast --json`, compact, with its newline, in `script` unless the line asks for another), or an
+    error object. Never raises for bad input."""
     if len(raw) > MAX_LINE_BYTES:
         return too_long(n, len(raw))
     try:
@@ -109,11 +112,25 @@ def answer(n: int, raw: bytes) -> bytes | dict[str, Any]:
     if not isinstance(obj, dict):
         return error_object(n, f"a JSON object expected, got {json_type(obj)}", raw.decode()[:80])
     try:
-        return document_json(read(CastRequest.from_mapping(obj)))
+        if "traditional" in obj:  # this line's script: true, false, "t", "tw", "hk" or "s"
+            obj = dict(obj)
+            script = _line_script(obj.pop("traditional"))
+        data = document_json(read(CastRequest.from_mapping(obj)))
+        return to_script(data, script) if script else data
     except YimaoError as e:
         return error_object(n, str(e), e.value)
     except RecursionError:
         return error_object(n, "request nested too deeply", None)
+
+
+def _line_script(v: Any) -> bool | str:
+    """A request's "traditional": a boolean or a script's name (`hanzi.SCRIPTS`)."""
+    from yimao.hanzi import script_of
+
+    if not isinstance(v, (bool, str)):
+        raise NotationError(f'traditional must be true, false or a script ("tw", "hk"), got {json_type(v)}', v, ("true", "false", '"tw"', '"hk"'))
+    script = script_of(v)
+    return False if script == "s" else script
 
 
 def too_long(n: int, size: int) -> dict[str, Any]:
@@ -266,6 +283,7 @@ def run(
     *,
     on_line: Callable[[int], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    script: bool | str = False,
 ) -> Summary:
     """Answer every line of `lines` on `out`, in order; Ctrl-C stops after the last whole line."""
     summary = Summary()
@@ -297,7 +315,7 @@ def run(
                     summary.blank += 1
                     continue
                 try:
-                    result = answer(n, body)
+                    result = answer(n, body, script)
                 except Exception as e:  # a defect of yimao, not bad input: said on its line, and the run goes on
                     if os.environ.get("YIMAO_DEBUG"):
                         raise
@@ -335,9 +353,10 @@ def run(
 # --- the command: a file or standard input, the summary on stderr, the exit code -------------------
 
 
-def run_file(file: str) -> int:
-    """`yimao batch FILE` (or - for standard input): the lines answered on stdout, the summary on
-    stderr (a progress bar too when stderr is a terminal); the exit code."""
+def run_file(file: str, script: bool | str = False) -> int:
+    """`yimao batch FILE` (or - for standard input): the lines answered on stdout (in `script`,
+    as `--traditional` asks), the summary on stderr (a progress bar too when stderr is a
+    terminal); the exit code."""
     try:
         if file == "-":
             stream = _standard_input()
@@ -355,7 +374,7 @@ def run_file(file: str) -> int:
             size = _regular_file_size(stream)  # a bar over the input's bytes, else a spinner
             progress, on_line = line_progress(size, stream.tell if size else None)
         try:
-            summary = run(stream, stdout(), on_line=on_line)
+            summary = run(stream, stdout(), on_line=on_line, script=script)
         finally:
             if progress is not None:
                 progress.stop()

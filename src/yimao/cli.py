@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 import typer.main
@@ -143,6 +143,16 @@ TzOpt = Annotated[
 ]
 
 
+def _script(traditional: bool, script: str | None) -> Any:
+    """The script -t and --script ask for: False for simplified, else "t", "tw" or "hk"."""
+    from yimao.hanzi import script_of
+
+    chosen = script_of(script if script is not None else traditional)
+    if traditional and chosen == "s":
+        raise NotationError("-t asks for traditional characters and --script s for simplified: give one", script, ("t", "tw", "hk"))
+    return False if chosen == "s" else chosen
+
+
 def _day_start(text: str | int) -> int:
     """--day-start as a number: 23 or 0, checked for length before converting (a value of
     thousands of digits is refused, not converted, and not echoed whole)."""
@@ -180,7 +190,15 @@ DayOpt = Annotated[
 ]
 HourOpt = Annotated[str | None, typer.Option("--hour", autocompletion=_complete_branch, help="Hour instead of a date: 午 or 庚午.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON document (schema_version 1) instead of tables.")]
-TradOpt = Annotated[bool, typer.Option("--traditional", "-t", help="Traditional characters (繁體) in the output.")]
+TradOpt = Annotated[bool, typer.Option("--traditional", "-t", help="Traditional characters (繁體, OpenCC's standard forms) in the output.")]
+ScriptOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--script",
+        autocompletion=lambda: ["s", "t", "tw", "hk"],
+        help="The output's script: t 繁體 (as -t), tw 臺灣正體, hk 香港繁體, s 简体 (the default).",
+    ),
+]
 EarthOpt = Annotated[str, typer.Option("--earth", help="Where 土 has its 长生: 'shui' (申, 水土同宫, default) or 'huo' (寅, 火土同宫).")]
 JournalOpt = Annotated[
     str | None,
@@ -317,6 +335,7 @@ def cast(
         str | None, typer.Option("--html", metavar="FILE", help="Write the chart as an HTML page to FILE (- for stdout), nothing else.")
     ] = None,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: JsonOpt = False,
     save: Annotated[bool, typer.Option("--save", help="Record the case in the journal (says `saved as case N` on stderr).")] = False,
     question: Annotated[str | None, typer.Option("--question", "-q", help="The question asked, kept with --save: 问：今年可得财否")] = None,
@@ -331,6 +350,7 @@ def cast(
       yimao cast --hex 大畜之离 --month 卯 --day 戊寅 --use 父
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao.pipeline import CastRequest, document, read
 
         if hex is None:
@@ -364,6 +384,7 @@ def pillars(
     tz: TzOpt = None,
     day_start: DayStartOpt = 23,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """The four pillars of a moment, with 旬空, 月破, the lunar date and the 节.
@@ -373,6 +394,7 @@ def pillars(
       yimao pillars --date 2024-02-04T16:30+08:00
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao.pipeline import resolve_pillars
 
         p = resolve_pillars(date, tz, day_start, None, None, None, None)
@@ -394,6 +416,7 @@ def hex_(
     changed: ChangedOpt = "moving",
     width: WidthOpt = None,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """A hexagram (and its 之卦) without a date: the chart of `cast` with what holds of it
@@ -405,6 +428,7 @@ def hex_(
       yimao hex 乾之震
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao.chart import build_chart
         from yimao.hexagram import Cast
 
@@ -452,6 +476,7 @@ def star(
     ] = None,
     hour: HourOpt = None,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Where a star of volume 6 stands: its rule, its whole table, variants and the book's words.
@@ -462,6 +487,7 @@ def star(
       yimao star 丧门（岁）
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao.stars.catalogue import catalogue
 
         cat = catalogue()
@@ -493,7 +519,7 @@ def _fixed_name_of(cat, name: str):
     return None if cat.find(name) else cat.fixed_name(name)
 
 
-def _fixed_name(fixed, basis_options, tz, day_start, json: bool, traditional: bool) -> None:
+def _fixed_name(fixed, basis_options, tz, day_start, json: bool, traditional: bool | str) -> None:
     """`star NAME` for a name of a fixed branch: its branch and sentences, the same for every
     date (a date or pillars given are still checked, and refused when bad)."""
     if basis_options is not None:
@@ -512,7 +538,7 @@ def _fixed_name(fixed, basis_options, tz, day_start, json: bool, traditional: bo
     render_fixed_name(fixed, make_console(), traditional=traditional)
 
 
-def _star_list(cat, json: bool, traditional: bool) -> None:
+def _star_list(cat, json: bool, traditional: bool | str) -> None:
     """`star --list`: the catalogue, grouped as the book groups it."""
     if json:
         from yimao.serialize import star_list_document
@@ -524,7 +550,7 @@ def _star_list(cat, json: bool, traditional: bool) -> None:
     render_star_list(cat.stars, make_console(), traditional)
 
 
-def _star_at(s, basis_strings, json: bool, traditional: bool) -> None:
+def _star_at(s, basis_strings, json: bool, traditional: bool | str) -> None:
     """`star NAME` with a date or pillars: where the star stands for them."""
     from yimao.stars.place import positions_for
 
@@ -547,7 +573,7 @@ def _star_at(s, basis_strings, json: bool, traditional: bool) -> None:
     )
 
 
-def _star_table(s, json: bool, traditional: bool) -> None:
+def _star_table(s, json: bool, traditional: bool | str) -> None:
     """`star NAME` alone: the star's whole table and its variants."""
     if json:
         from yimao.serialize import star_table_document
@@ -569,6 +595,7 @@ def stars(
     day: DayOpt = None,
     hour: HourOpt = None,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Every star of volume 6 for a date (default: now) or for given pillars.
@@ -578,6 +605,7 @@ def stars(
       yimao stars --month 卯 --day 戊寅
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao.pipeline import resolve_pillars
         from yimao.stars.catalogue import basis_values
         from yimao.stars.place import stars_at
@@ -598,13 +626,16 @@ def stars(
 @app.command(cls=_Command)
 def batch(
     file: Annotated[str, typer.Argument(help="A JSON Lines file of requests, or - for standard input.")] = "-",
+    traditional: TradOpt = False,
+    script: ScriptOpt = None,
 ) -> None:
     """Cast many charts: JSON Lines in (one request per line), JSON Lines out, in input order.
 
     Each request takes the options of cast: {"hex": "离之乾", "date": "2026-12-02T10:00+08:00"}
     or pillars instead of a date ({"hex": "大畜之离", "month": "卯", "day": "戊寅", "use": "父"}).
     A bad line gives {"line": n, "error": {...}} and the run goes on. Exit 0 when every line
-    succeeded, 2 when some failed (1 when yimao itself failed on one).
+    succeeded, 2 when some failed (1 when yimao itself failed on one). A line's own
+    "traditional": true (or "tw", "hk", false) sets the script of its result.
 
     \b
     Example:
@@ -612,7 +643,9 @@ def batch(
     """
     from yimao.batch import run_file
 
-    code = run_file(file)
+    with _guard():
+        chosen = _script(traditional, script)
+    code = run_file(file, chosen)
     if code:
         raise typer.Exit(code)
 
@@ -623,6 +656,7 @@ def text(
         str | None, typer.Argument(help="A passage id (6.07), a rule (局会, 三刑), a star (天医) or a phrase. None: list all passages.")
     ] = None,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """The text of 《易冒》 volume 6: original and modern rendering, side by side.
@@ -632,6 +666,7 @@ def text(
       yimao text 天医
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao import texts
 
         if query is None:
@@ -664,6 +699,7 @@ def text(
 def examples(
     explain: Annotated[bool, typer.Option("--explain", help="Add the modern rendering of each sentence.")] = False,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Recompute every worked example of volume 6 and compare with what the book says.
@@ -675,6 +711,7 @@ def examples(
       yimao examples --explain
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao.examples import run_all
 
         results = run_all()

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from yimao.errors import NotationError, UnknownNameError, closest, name_too_long, shown, small_int, too_long_to_be_a_name
 from yimao.ganzhi import Branch, Element, Stem
-from yimao.script import to_simplified, to_traditional
+from yimao.hanzi import to_simplified, to_traditional
 
 # By character: a plain dict, where `Branch("子")` would go through the slow EnumType.__call__.
 _STEM = {s.value: s for s in Stem}
@@ -130,9 +130,10 @@ class Relative(Enum):
 
     @classmethod
     def parse(cls, text: str) -> "Relative":
-        t = to_simplified(text.strip())
-        if t in _RELATIVE_ALIASES:
-            return _RELATIVE_ALIASES[t]
+        t = text.strip()
+        found = _RELATIVE_ALIASES.get(t) or _RELATIVE_ALIASES.get(to_simplified(t))  # 妻財 is 妻财
+        if found is not None:
+            return found
         raise UnknownNameError(f"not a 六亲: {shown(text)}", text, ("官鬼", "妻财", "父母", "兄弟", "子孙"))
 
 
@@ -332,12 +333,10 @@ class Hexagram(_HexagramFields):
     def parse(text: str) -> "Hexagram":
         """A hexagram by name: short 既济, full 水火既济, traditional 既濟, Unicode ䷾, or kw63 / #63."""
         raw = text
-        t = to_simplified(text.strip())
-        by_name = _by_name()
-        if t in by_name:
-            return by_name[t]
-        if t.endswith("卦") and t[:-1] in by_name:
-            return by_name[t[:-1]]
+        t = text.strip()
+        found = _named(t) or (None if t.isascii() else _named(t := to_simplified(t)))  # 既濟 is 既济
+        if found is not None:
+            return found
         low = t.lower()
         for prefix in ("kw", "#"):
             number = low[len(prefix) :]
@@ -349,6 +348,12 @@ class Hexagram(_HexagramFields):
         if too_long_to_be_a_name(t):
             raise UnknownNameError(name_too_long("hexagram", raw), raw)
         raise UnknownNameError(f"unknown hexagram: {raw!r}", raw, _suggest(t))
+
+
+def _named(t: str) -> "Hexagram | None":
+    """The hexagram a name means as written (既济, 既济卦), or None."""
+    by_name = _by_name()
+    return by_name.get(t) or (by_name.get(t[:-1]) if t.endswith("卦") else None)
 
 
 @lru_cache(maxsize=256)  # a batch may repeat a bad name many times; difflib is slow
@@ -409,8 +414,8 @@ def _by_name() -> dict[str, Hexagram]:
     """Every name a hexagram is parsed by (built on the first name parsed: coin strings need none)."""
     by_name: dict[str, Hexagram] = {}
     for h in HEXAGRAMS:
-        for n in (h.short_name, h.name, h.unicode, h.name.replace("为", "為")):
-            by_name[to_simplified(n)] = h
+        for n in (h.short_name, h.name, h.unicode):
+            by_name[n] = h
         by_name[h.short_name + "卦"] = h
     # the book writes 遯 and 遁 alike; common alternatives
     by_name["遯"] = by_name["遁"]

@@ -30,7 +30,7 @@ from yimao.output import EXIT_INTERNAL, best_effort_stderr, err, exit_code, sett
 _CAST_VALUES = {
     "--hex": "hex", "-x": "hex", "--moving": "moving", "-m": "moving", "--date": "date", "-d": "date", "--tz": "tz",
     "--day-start": "day_start", "--year": "year", "--month": "month", "--day": "day", "--hour": "hour",
-    "--use": "use", "-u": "use", "--topic": "topic", "--earth": "earth",
+    "--use": "use", "-u": "use", "--topic": "topic", "--earth": "earth", "--script": "script",
 }  # fmt: skip
 _CAST_FLAGS = {"--json": "json", "--traditional": "traditional", "-t": "traditional", "--explain": "explain"}
 
@@ -62,6 +62,13 @@ def _plain_cast(args: list[str]) -> dict[str, Any] | None:
     if day_start is None or not opts.get("day_start", "23").isascii() or "hex" not in opts:  # the app says what is wrong
         return None
     opts["day_start"] = day_start
+    if "script" in opts:  # read as cli's _script reads it; a wrong one goes to the app
+        from yimao.hanzi import SCRIPTS
+
+        script = opts["script"].strip().lower()
+        if script not in SCRIPTS or (script == "s" and opts.get("traditional")):
+            return None
+        opts["script"] = script
     return opts
 
 
@@ -71,6 +78,9 @@ def run_cast(opts: dict[str, Any]) -> int:
         from yimao.pipeline import CastRequest, document, read
 
         traditional = opts.pop("traditional", False)
+        script = opts.pop("script", None)
+        if script is not None:
+            traditional = script != "s" and script
         del opts["json"]
         opts.pop("explain", None)  # the modern renderings are for the tables
         result = read(CastRequest(**opts))

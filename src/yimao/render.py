@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple, cast
 
 from rich import box
 from rich.console import Console, Group
@@ -17,9 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from yimao.chart import Chart, ChartLine, changed_line
+from yimao.hanzi import convert, script_of
 from yimao.hexagram import Hexagram
 from yimao.pillars import FourPillars
-from yimao.script import to_traditional
 
 YANG = "▅▅▅▅▅"
 YIN = "▅▅ ▅▅"
@@ -94,11 +94,32 @@ def _env_size(name: str) -> int | None:
 
 
 class _Script:
-    def __init__(self, traditional: bool) -> None:
-        self.traditional = traditional
+    """Strings in the script asked for (`hanzi.SCRIPTS`: False or "s" simplified, True or "t"
+    traditional, "tw", "hk"). Given the console, it also converts whatever else is printed on it,
+    so that no string escapes conversion; what `tr` converted first is left as it is (a fixed point)."""
+
+    def __init__(self, traditional: bool | str, console: Console | None = None) -> None:
+        self.script = script_of(traditional)
+        self.traditional = self.script != "s"
+        if self.traditional and console is not None and not isinstance(console.file, _Converting):
+            console.file = cast(IO[str], _Converting(console.file, self.script))
 
     def __call__(self, s: str) -> str:
-        return to_traditional(s) if self.traditional else s
+        return convert(s, self.script) if self.traditional else s
+
+
+class _Converting:
+    """A text stream that writes what it is given in another script."""
+
+    def __init__(self, file: Any, script: str) -> None:
+        self._file = file
+        self._script = script
+
+    def write(self, text: str) -> int:
+        return self._file.write(convert(text, self._script))
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, flush, encoding: the stream's own
+        return getattr(self._file, name)
 
 
 def glyph(yang: bool, moving: bool) -> Text:
@@ -275,8 +296,8 @@ def pillars_lines(p: FourPillars, tr: Callable[[str], str], width: int) -> list[
     return out
 
 
-def render_pillars(p: FourPillars, console: Console, traditional: bool = False) -> None:
-    console.print(pillars_panel(p, _Script(traditional)))
+def render_pillars(p: FourPillars, console: Console, traditional: bool | str = False) -> None:
+    console.print(pillars_panel(p, _Script(traditional, console)))
 
 
 # --- the chart --------------------------------------------------------------------------------
@@ -548,9 +569,9 @@ def _under_lines(
     return out
 
 
-def render_chart_table(chart: Chart, console: Console, traditional: bool = False, *, changed_full: bool = False) -> None:
+def render_chart_table(chart: Chart, console: Console, traditional: bool | str = False, *, changed_full: bool = False) -> None:
     """The 纳甲 chart of a cast with its 变爻 and 伏神, without pillars or findings (`yimao hex`)."""
-    tr = _Script(traditional)
+    tr = _Script(traditional, console)
     table, _ = chart_table(chart, tr, console.width, changed_full=changed_full)
     console.print(Group(*table, chart_facts(chart, tr, console.width)))
 
@@ -793,11 +814,11 @@ def stars_compact(stars: Sequence[Any], tr: Callable[[str], str], width: int) ->
     return out
 
 
-def render_reading(reading: Any, console: Console, *, traditional: bool = False, explain: bool = False, changed_full: bool = False) -> None:
+def render_reading(reading: Any, console: Console, *, traditional: bool | str = False, explain: bool = False, changed_full: bool = False) -> None:
     """A cast read in full: by default one screen (the moment, the chart with the stars that act,
     the facts, what holds with its sentence, every family counted); with `explain` every quote
     with its modern rendering, every near miss with its reasons, and every star."""
-    tr = _Script(traditional)
+    tr = _Script(traditional, console)
     chart = reading.chart
     width = console.width
     marks = line_marks(chart, reading.use)
@@ -820,8 +841,8 @@ def render_reading(reading: Any, console: Console, *, traditional: bool = False,
 # --- the book ------------------------------------------------------------------------------
 
 
-def render_passage_list(passages: Sequence[Any], console: Console, traditional: bool = False) -> None:
-    tr = _Script(traditional)
+def render_passage_list(passages: Sequence[Any], console: Console, traditional: bool | str = False) -> None:
+    tr = _Script(traditional, console)
     table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六"), title_justify="left", pad_edge=False)
     table.add_column("id", style="bold")
     table.add_column(tr("起句"))
@@ -830,8 +851,8 @@ def render_passage_list(passages: Sequence[Any], console: Console, traditional: 
     console.print(table)
 
 
-def render_passages(passages: Sequence[Any], console: Console, query: str, traditional: bool = False) -> None:
-    tr = _Script(traditional)
+def render_passages(passages: Sequence[Any], console: Console, query: str, traditional: bool | str = False) -> None:
+    tr = _Script(traditional, console)
     for p in passages:
         w = (console.width - 7) // 2  # two columns in a box: three rules and a cell of padding each side
         table = Table(box=box.ROUNDED, show_header=True, title=f"{p.id}", title_justify="left")
@@ -907,9 +928,9 @@ def _table_grid(table: dict[str, Any], tr: Callable[[str], str], title: str) -> 
 
 
 def render_star(
-    star: Any, console: Console, *, traditional: bool = False, positions=None, variants=None, basis_text: str = "", explain: bool = True
+    star: Any, console: Console, *, traditional: bool | str = False, positions=None, variants=None, basis_text: str = "", explain: bool = True
 ) -> None:
-    tr = _Script(traditional)
+    tr = _Script(traditional, console)
     parts: list[Any] = [_star_head(star, tr), Text(tr(star.rule))]
     if positions is not None:
         t = Text(f"{tr(basis_text)} → ", style="bold")
@@ -929,9 +950,9 @@ def render_star(
     console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(star.label), title_align="left"))
 
 
-def render_fixed_name(fixed: Any, console: Console, *, traditional: bool = False) -> None:
+def render_fixed_name(fixed: Any, console: Console, *, traditional: bool | str = False) -> None:
     """A name the text gives to a fixed branch (帝座, 黄泉杀 …): its branch and sentences."""
-    tr = _Script(traditional)
+    tr = _Script(traditional, console)
     head = Text()
     head.append(tr(fixed.name), style="bold")
     if fixed.aliases:
@@ -946,8 +967,8 @@ def render_fixed_name(fixed: Any, console: Console, *, traditional: bool = False
     console.print(Panel(Group(*parts), box=box.ROUNDED, title=tr(fixed.name), title_align="left"))
 
 
-def render_star_list(stars: Sequence[Any], console: Console, traditional: bool = False) -> None:
-    tr = _Script(traditional)
+def render_star_list(stars: Sequence[Any], console: Console, traditional: bool | str = False) -> None:
+    tr = _Script(traditional, console)
     groups: dict[str, list[Any]] = {}
     for s in stars:
         groups.setdefault(s.group, []).append(s)
@@ -963,8 +984,8 @@ def render_star_list(stars: Sequence[Any], console: Console, traditional: bool =
     console.print(Text(f"{len(stars)} entries; ° named by the book without a rule", style="dim"))
 
 
-def render_stars_for(rows: Sequence[tuple[Any, Any, Any]], pillars: FourPillars, console: Console, traditional: bool = False) -> None:
-    tr = _Script(traditional)
+def render_stars_for(rows: Sequence[tuple[Any, Any, Any]], pillars: FourPillars, console: Console, traditional: bool | str = False) -> None:
+    tr = _Script(traditional, console)
     console.print(pillars_panel(pillars, tr))
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for col in ("组", "星", "位", "吉凶", "异读"):
@@ -1002,8 +1023,8 @@ def line_progress(total: int | None = None, position: Callable[[], int] | None =
     return progress, on_line
 
 
-def render_examples(results: Sequence[dict[str, Any]], console: Console, *, traditional: bool = False, explain: bool = False) -> None:
-    tr = _Script(traditional)
+def render_examples(results: Sequence[dict[str, Any]], console: Console, *, traditional: bool | str = False, explain: bool = False) -> None:
+    tr = _Script(traditional, console)
     w = max((console.width - 8) // 3, 12)  # three text columns two cells apart, after the mark's
     table = Table(box=box.SIMPLE_HEAD, title=tr("《易冒》卷六 书中例证"), title_justify="left", show_edge=False, padding=(0, 1, 0, 0), pad_edge=False)
     table.add_column("", no_wrap=True, width=2)
@@ -1063,8 +1084,8 @@ def _case_date(entry: Mapping[str, Any]) -> str:
     return (entry["moment"] or entry["saved_at"])[:16].replace("T", " ")
 
 
-def render_journal_list(entries: Sequence[Mapping[str, Any]], console: Console, traditional: bool = False) -> None:
-    tr = _Script(traditional)
+def render_journal_list(entries: Sequence[Mapping[str, Any]], console: Console, traditional: bool | str = False) -> None:
+    tr = _Script(traditional, console)
     if not entries:
         console.print(tr("no cases: save one with yimao cast … --save"))
         return
@@ -1076,10 +1097,10 @@ def render_journal_list(entries: Sequence[Mapping[str, Any]], console: Console, 
     console.print(table)
 
 
-def render_case(fields: Mapping[str, Any], console: Console, traditional: bool = False) -> None:
+def render_case(fields: Mapping[str, Any], console: Console, traditional: bool | str = False) -> None:
     """A case's own part under its chart: the question, when it was saved, notes, outcome, and
     what this yimao reads otherwise."""
-    tr = _Script(traditional)
+    tr = _Script(traditional, console)
     lines = [Text(tr(f"问: {fields['question']}") if fields["question"] else tr("问: —"), style="bold")]
     saved = fields["saved_with"]
     lines.append(Text(f"saved {fields['saved_at'][:19].replace('T', ' ')} UTC, yimao {saved['yimao_version']}", style="dim"))
@@ -1100,9 +1121,9 @@ def _compact_value(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def render_journal_stats(verdicts: Sequence[str], totals: Sequence[int], rows: Sequence[Any], console: Console, traditional: bool = False) -> None:
+def render_journal_stats(verdicts: Sequence[str], totals: Sequence[int], rows: Sequence[Any], console: Console, traditional: bool | str = False) -> None:
     """`journal stats`: a table of findings and one of stars, cases counted by verdict."""
-    tr = _Script(traditional)
+    tr = _Script(traditional, console)
     head = "  ".join(f"{tr(v)} {n}" for v, n in zip(verdicts, totals))
     if not sum(totals):
         console.print(tr("no case has an outcome yet: record one with yimao journal outcome ID --verdict 应|不应|部分"))

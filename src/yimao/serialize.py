@@ -21,7 +21,6 @@ from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelati
 from yimao.ganzhi import Branch, Element, Stem
 from yimao.hexagram import _BY_CODE, _MASKS, _TRIGRAM_BY_CODE, Cast, Hexagram, Line, Relative, _half_coins
 from yimao.pillars import DateContext, FourPillars, _lunar_of
-from yimao.script import to_traditional
 from yimao.solar_terms import Jie
 
 if TYPE_CHECKING:
@@ -544,17 +543,6 @@ def examples_document(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """`yimao examples --json`: each worked example recomputed, and how many agree with the book."""
     bad = sum(not r["agrees"] for r in results)
     return document(examples=list(results), agree=len(results) - bad, disagree=bad)
-
-
-def traditional(doc: Any) -> Any:
-    """The same document with every string value in traditional characters (keys unchanged)."""
-    if isinstance(doc, str):
-        return to_traditional(doc)
-    if isinstance(doc, list):
-        return [traditional(x) for x in doc]
-    if isinstance(doc, dict):
-        return {k: traditional(v) for k, v in doc.items()}
-    return doc
 
 
 @cache

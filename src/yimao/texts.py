@@ -121,14 +121,22 @@ RULE_PASSAGES = {
 def search(query: str) -> tuple[Passage, ...]:
     """Passages by id ("6.07", "6.7", "07" or "7"), by rule name (局会, 三刑 …), or containing the phrase in the
     original or the rendering (traditional characters are accepted)."""
-    from yimao.script import to_simplified
-
-    q = to_simplified(query.strip())
+    q = query.strip()
     if not q:
         return ()
     by_id = _by_id().get(q.removeprefix(f"{VOLUME}.")) or _by_id().get(q)  # 6.07, 6.7, 07, 7
     if by_id is not None:
         return (by_id,)
+    found = _search(q)
+    if found or q.isascii():
+        return found
+    from yimao.hanzi import to_simplified
+
+    return _search(to_simplified(q))  # 長生 is 长生
+
+
+def _search(q: str) -> tuple[Passage, ...]:
+    """Passages by rule name or containing the phrase."""
     if q in RULE_PASSAGES:
         ids = RULE_PASSAGES[q]
         return tuple(p for p in passages() if p.id in ids)

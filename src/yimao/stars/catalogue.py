@@ -18,7 +18,7 @@ from unicodedata import east_asian_width
 
 from yimao.errors import CatalogueError, UnknownNameError, closest, name_too_long, shown, too_long_to_be_a_name
 from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi
-from yimao.script import to_simplified, to_traditional
+from yimao.hanzi import to_simplified, to_traditional
 from yimao.texts import Quote, quote
 
 BASES = ("month", "season", "month_sanhe", "day_stem", "day_ganzhi", "year_branch", "month_hour", "year_month", "none")
@@ -243,15 +243,16 @@ class Catalogue(NamedTuple):
 
     def find(self, name: str) -> tuple[Star, ...]:
         """Every star a name (id, simplified or traditional name, alias) may mean; () if none."""
-        n = to_simplified(name.strip()).translate(_FULL_WIDTH_PARENS)
+        n = name.strip().translate(_FULL_WIDTH_PARENS)
         if n in self.by_id:
             return (self.by_id[n],)
-        return self.by_name.get(n, ())
+        return self.by_name.get(n) or self.by_name.get(to_simplified(n), ())  # 天醫 is 天医
 
     def fixed_name(self, name: str) -> FixedName | None:
         """The fixed name (帝座, 黄泉杀 …) a text means, in simplified or traditional characters
         or another spelling (黄泉煞); None if it is none."""
-        return _fixed_names(self.names).get(to_simplified(name.strip()))
+        n = name.strip()
+        return _fixed_names(self.names).get(n) or _fixed_names(self.names).get(to_simplified(n))
 
     def get(self, name: str) -> Star:
         """The one star a name means; an error listing the candidates or the closest names otherwise."""
@@ -566,14 +567,14 @@ def catalogue() -> Catalogue:
 @cache
 def _fixed_names(names: tuple[FixedName, ...]) -> dict[str, FixedName]:
     """Fixed names by simplified name, traditional name and alias."""
-    return {n: f for f in names for n in dict.fromkeys((f.name, to_simplified(f.traditional), *map(to_simplified, f.aliases)))}
+    return {n: f for f in names for n in dict.fromkeys((f.name, f.traditional, *f.aliases))}
 
 
 @cache
 def _by_name(stars: tuple[Star, ...]) -> dict[str, tuple[Star, ...]]:
     by_name: dict[str, list[Star]] = {}
     for s in stars:
-        for n in dict.fromkeys((s.name, to_simplified(s.traditional), *map(to_simplified, s.aliases))):
+        for n in dict.fromkeys((s.name, s.traditional, *s.aliases)):
             by_name.setdefault(n, []).append(s)
     found = {k: tuple(v) for k, v in by_name.items()}
     for s in stars:  # a label names its star alone (`labels`)
