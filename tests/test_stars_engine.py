@@ -72,7 +72,7 @@ def test_topic_filter():
         place_stars(chart, topic="赌博")
 
 
-@pytest.mark.parametrize("typed, meant", [("财", "求财"), ("疾病x", "疾病"), ("婚", "婚姻"), ("小孩", "小儿")])
+@pytest.mark.parametrize("typed, meant", [("财", "求财"), ("疾病x", "疾病"), ("婚", "婚姻"), ("小孩子", "小儿")])
 def test_a_misspelt_topic_is_answered_with_the_nearest(typed, meant):
     chart = build_chart(Cast.parse("离之乾"), pillars_given(month="卯", day="戊寅"))
     with pytest.raises(UnknownNameError) as e:

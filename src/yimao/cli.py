@@ -23,6 +23,7 @@ import typer.main
 
 from yimao.errors import CommandLineError, NotationError, closest, shown, small_int
 from yimao.output import EXIT_INTERNAL, exit_code
+from yimao.output import err as _err
 from yimao.output import stdout as _stdout
 from yimao.output import warn_moment as _warn_moment
 from yimao.output import write_json as _write_json
@@ -351,7 +352,7 @@ def cast(
     """
     with _guard():
         traditional = _script(traditional, script)
-        from yimao.pipeline import CastRequest, document, read
+        from yimao.pipeline import CastRequest, document, read, topic_note
 
         if hex is None:
             raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
@@ -360,6 +361,8 @@ def cast(
         req = CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
         result = read(req)
         _warn_moment(result.chart.pillars)
+        if (note := topic_note(req)) is not None:
+            _err(f"note: {note}")
         if save:
             _save_case(req, result, question, journal)
         elif question is not None or journal is not None:

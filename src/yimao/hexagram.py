@@ -424,7 +424,11 @@ def _by_name() -> dict[str, Hexagram]:
 
 # --- a cast: a hexagram and its moving lines ------------------------------------------------
 
-_ARROWS = ("之", "->", "→", "=>", ">", "⇒")
+# The book's 之 and what practitioners write for it: 离变乾, 离化乾 (變 in traditional), arrows.
+_ARROWS = ("之", "变", "化", "變", "->", "→", "=>", ">", "⇒")
+# What may stand between the six values of a cast: 7,6,7,7,6,7 or 7 6 7 7 6 7 (、 and full-width
+# commas as typed in Chinese).
+_SEPARATORS = str.maketrans("", "", " ,，、\t")
 
 
 class _CastFields(NamedTuple):
@@ -496,8 +500,8 @@ class Cast(_CastFields):
     def parse(spec: str, moving: Iterable[int] | str | None = None) -> "Cast":
         """Parse any notation of a cast.
 
-        - '离之乾' (also →, ->, >): the changed hexagram fixes the moving lines;
-        - '798788': six coin values, bottom first;
+        - '离之乾' (also 离变乾, 离化乾, →, ->, >): the changed hexagram fixes the moving lines;
+        - '798788': six coin values, bottom first (also '7,9,8,7,8,8', '7 9 8 7 8 8');
         - '101101' with moving=(2, 5): six bits, bottom first;
         - a name ('离', '離', '离为火', '䷝') with moving=(2, 5) or none.
         """
@@ -523,11 +527,48 @@ def _parse_cast(spec: str, moving: Iterable[int] | str | None) -> Cast:
     for arrow in _ARROWS:
         if arrow in s:
             return _parse_change(s, arrow, moves, raw)
-    if len(s) == 6 and set(s) <= set("6789") and set(s) - set("01"):
+    digits = s.translate(_SEPARATORS)
+    if digits.isdecimal() and digits.isascii():
+        return _parse_values(digits, moves, raw)
+    return Cast(_parse_single(s, raw), moves or frozenset())
+
+
+def _parse_values(digits: str, moves: frozenset[int] | None, raw: str) -> Cast:
+    """Six line values, bottom first: coins 6-9 ('798788', '7,6,7,7,6,7') or bits 0/1 with
+    --moving. Any other run of digits is said for what it is, with the casts nearest to it."""
+    if len(digits) == 6 and set(digits) <= set("6789"):
         if moves is not None:
             raise NotationError("coin values already say which lines move; drop --moving", raw)
-        return Cast.from_values(int(c) for c in s)
-    return Cast(_parse_single(s, raw), moves or frozenset())
+        return Cast.from_values(int(c) for c in digits)
+    if len(digits) == 6 and set(digits) <= set("01"):
+        return Cast(Hexagram.from_bits(digits), moves or frozenset())
+    if len(digits) != 6:
+        raise NotationError(
+            f"{shown(raw)} has {len(digits):,} digits: a cast is six line values, bottom first, coins 6-9 (798788) or bits 0/1 (101101)",
+            raw,
+            _nearest_values(digits),
+        )
+    kinds = "coins 6-9" if set(digits) & set("6789") else "bits 0/1"
+    bad = sorted(set(digits) - set("6789" if kinds == "coins 6-9" else "01"))
+    raise NotationError(
+        f"{shown(raw)} mixes digits: six line values are all coins 6-9 (798788) or all bits 0/1 (101101), "
+        f"and {', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not {kinds}",
+        raw,
+        _nearest_values(digits),
+    )
+
+
+def _nearest_values(digits: str) -> tuple[str, ...]:
+    """The valid six-value casts one edit from `digits` (a digit dropped from seven, or one
+    changed in six), bottom first; none for a run that is further off."""
+    if len(digits) == 7:
+        near = [digits[:i] + digits[i + 1 :] for i in range(7)]
+    elif len(digits) == 6:
+        near = [digits[:i] + c + digits[i + 1 :] for i in range(6) for c in "016789" if c != digits[i]]
+    else:
+        return ()
+    valid = [d for d in dict.fromkeys(near) if set(d) <= set("6789") or set(d) <= set("01")]
+    return tuple(valid[:6])
 
 
 def _parse_change(s: str, arrow: str, moves: frozenset[int] | None, raw: str) -> Cast:

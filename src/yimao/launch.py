@@ -75,7 +75,7 @@ def _plain_cast(args: list[str]) -> dict[str, Any] | None:
 def run_cast(opts: dict[str, Any]) -> int:
     """A plain `cast … --json` (`_plain_cast`'s options): the document on stdout; the exit code."""
     try:
-        from yimao.pipeline import CastRequest, document, read
+        from yimao.pipeline import CastRequest, document, read, topic_note
 
         traditional = opts.pop("traditional", False)
         script = opts.pop("script", None)
@@ -83,8 +83,11 @@ def run_cast(opts: dict[str, Any]) -> int:
             traditional = script != "s" and script
         del opts["json"]
         opts.pop("explain", None)  # the modern renderings are for the tables
-        result = read(CastRequest(**opts))
+        req = CastRequest(**opts)
+        result = read(req)
         warn_moment(result.chart.pillars)
+        if (note := topic_note(req)) is not None:
+            err(f"note: {note}")
         write_json(document(result), traditional)
     except BaseException as e:
         return exit_code(e)

@@ -171,6 +171,18 @@ def _encoders() -> tuple[Any, Any]:
     return chart_json, use_json
 
 
+def topic_note(req: CastRequest) -> str | None:
+    """What to say on stderr when the request's topic was an everyday word read as one of the
+    book's (官司 as 词讼); None otherwise."""
+    if req.topic is None:
+        return None
+    from yimao.stars.place import topic_filter
+    from yimao.stars.topics import topic_note as note
+
+    topic = topic_filter(req.topic)
+    return None if topic is None else note(req.topic, topic)
+
+
 def use_to_dict(use: Use | None) -> dict[str, Any] | None:
     if use is None:
         return None

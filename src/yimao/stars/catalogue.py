@@ -19,6 +19,7 @@ from unicodedata import east_asian_width
 from yimao.errors import CatalogueError, UnknownNameError, closest, name_too_long, shown, too_long_to_be_a_name
 from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi
 from yimao.hanzi import to_simplified, to_traditional
+from yimao.stars.topics import TOPIC_WORDS
 from yimao.texts import Quote, quote
 
 BASES = ("month", "season", "month_sanhe", "day_stem", "day_ganzhi", "year_branch", "month_hour", "year_month", "none")
@@ -279,14 +280,19 @@ class Catalogue(NamedTuple):
 
     def topic(self, text: str) -> str:
         """A topic (the kind of question stars are kept for), in simplified or traditional
-        characters; an error with the nearest topics (`财` → 求财), or naming them all when
-        none is near."""
-        t = to_simplified(text.strip())  # 求財 is 求财
+        characters, or an everyday word for one (官司 → 词讼, `topics.TOPIC_WORDS`); an error with
+        the nearest topics (`财` → 求财), or naming them all when none is near."""
+        t = text.strip()
+        if t not in self.topics and t not in TOPIC_WORDS:
+            t = to_simplified(t)  # 求財 is 求财, 訴訟 is 诉讼
         if t in self.topics:
             return t
+        if t in TOPIC_WORDS:  # 官司 is 词讼 (`topics`)
+            return TOPIC_WORDS[t].topic
         if too_long_to_be_a_name(t):
             raise UnknownNameError(f"{name_too_long('topic', text)}; the topics of volume 6 are {'、'.join(self.topics)}", text)
-        near = tuple(dict.fromkeys(_near(t, self.topics, 4, 0.5)))[:6]
+        words = [TOPIC_WORDS[w].topic for w in _near(t, TOPIC_WORDS, 3, 0.6)]  # 感情问题 → 婚姻
+        near = tuple(dict.fromkeys(_near(t, self.topics, 4, 0.5) + words))[:6]
         if near:
             raise UnknownNameError(f"unknown topic {shown(text)}", text, near)
         raise UnknownNameError(f"unknown topic {shown(text)}; the topics of volume 6 are {'、'.join(self.topics)}", text)
