@@ -6,7 +6,8 @@ bump `SCHEMA_VERSION`; renaming or removing one does.
 
 Documents are read-only: the parts that many charts share (a hexagram's head, a relation, a
 jie) are built once and the same objects reappear in every document that contains them — that
-is most of what lets `yimao batch` stream thousands of charts a second. `traditional()` copies.
+is most of what lets `yimao batch` stream thousands of charts a second. Traditional characters
+are a conversion of the written text (`output.to_script`).
 """
 
 from __future__ import annotations
