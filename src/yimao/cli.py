@@ -799,6 +799,7 @@ def journal_list(
     search: Annotated[str | None, typer.Option("--search", help="Only cases whose question, notes or outcome contain this text.")] = None,
     journal: JournalOpt = None,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: Annotated[bool, typer.Option("--json", help="JSON Lines: one case a line.")] = False,
 ) -> None:
     """The cases of the journal: number, date, question, hexagram, 用神, outcome.
@@ -808,6 +809,7 @@ def journal_list(
       yimao journal list --topic 求财 --since 2026-01-01
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao.journal.case import list_entry
         from yimao.journal.records import cases, make_filter
         from yimao.journal.store import opened
@@ -816,10 +818,10 @@ def journal_list(
         with opened(journal, create=False) as db:
             entries = [list_entry(c) for c in cases(db, f)]
         if json:
+            from yimao.output import to_script
             from yimao.serialize import dumps
-            from yimao.serialize import traditional as to_trad
 
-            _stdout().write(b"".join(dumps(to_trad(e) if traditional else e, compact=True) for e in entries))
+            _stdout().write(b"".join(to_script(dumps(e, compact=True), traditional) for e in entries))
             sys.stdout.flush()
             return
         from yimao.render import make_console, render_journal_list
@@ -838,6 +840,7 @@ def journal_show(
     html: Annotated[str | None, typer.Option("--html", metavar="FILE", help="Write the case as an HTML page to FILE (- for stdout).")] = None,
     journal: JournalOpt = None,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: Annotated[bool, typer.Option("--json", help="The cast's JSON document, with the case's own keys around it.")] = False,
 ) -> None:
     """A case read again from its inputs: the chart and findings of `cast`, with the question,
@@ -848,6 +851,7 @@ def journal_show(
       yimao journal show 12 --explain
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao import __version__
         from yimao.journal.case import differences, journal_fields, reading
         from yimao.journal.records import get
@@ -966,6 +970,7 @@ def journal_delete(
 def journal_stats(
     journal: JournalOpt = None,
     traditional: TradOpt = False,
+    script: ScriptOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """For the cases with an outcome: how often each finding that held and each active star went
@@ -976,6 +981,7 @@ def journal_stats(
       yimao journal stats
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao.journal.case import VERDICTS
         from yimao.journal.records import cases
         from yimao.journal.stats import stats_document, tally

@@ -1121,7 +1121,9 @@ def _compact_value(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def render_journal_stats(verdicts: Sequence[str], totals: Sequence[int], rows: Sequence[Any], console: Console, traditional: bool | str = False) -> None:
+def render_journal_stats(
+    verdicts: Sequence[str], totals: Sequence[int], rows: Sequence[Any], console: Console, traditional: bool | str = False
+) -> None:
     """`journal stats`: a table of findings and one of stars, cases counted by verdict."""
     tr = _Script(traditional, console)
     head = "  ".join(f"{tr(v)} {n}" for v, n in zip(verdicts, totals))
