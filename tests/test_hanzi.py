@@ -21,6 +21,8 @@ COMMANDS = [
     ("cast", "--date", DATE, "--hex", "离之乾"),
     ("cast", "--date", DATE, "--hex", "离之乾", "--explain", "--use", "官"),
     ("cast", "--date", DATE, "--hex", "离之乾", "--json"),
+    ("cast", "--date", DATE, "--hex", "离之乾", "--svg", "-"),
+    ("cast", "--date", DATE, "--hex", "离之乾", "--html", "-"),
     ("cast", "--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--use", "父", "--explain"),
     ("hex", "大畜"),
     ("hex", "乾之震", "--json"),

@@ -77,8 +77,11 @@ def export_picture(console: Console, kind: str, title: str) -> str:
     """What a recording console drew, as an SVG picture or an HTML page (Rich's export, its
     fonts and colours), and nothing else."""
     if kind == "svg":
-        return console.export_svg(title=title, clear=False)
-    return console.export_html(clear=False, inline_styles=True)
+        data = console.export_svg(title=title, clear=False)
+    else:
+        data = console.export_html(clear=False, inline_styles=True)
+    f = console.file  # traditional output: what the strings did not convert (the markup is ASCII)
+    return convert(data, f.script) if isinstance(f, _Converting) else data
 
 
 def _env_size(name: str) -> int | None:
@@ -113,10 +116,10 @@ class _Converting:
 
     def __init__(self, file: Any, script: str) -> None:
         self._file = file
-        self._script = script
+        self.script = script
 
     def write(self, text: str) -> int:
-        return self._file.write(convert(text, self._script))
+        return self._file.write(convert(text, self.script))
 
     def __getattr__(self, name: str) -> Any:  # isatty, fileno, flush, encoding: the stream's own
         return getattr(self._file, name)
