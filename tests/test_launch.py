@@ -48,6 +48,9 @@ PLAIN = [
     ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--day-start", "5", "--json"],
     ["cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--earth", "mu", "--json"],
     ["cast", "--hex", "", "--month", "卯", "--day", "戊寅", "--json"],
+    ["cast", "--hex", "离变乾", "--month", "卯", "--day", "戊寅", "--script", "tw", "--json"],
+    ["cast", "--hex", "7,6,7,7,6,7", "--month", "卯", "--day", "戊寅", "--script=HK", "--topic", "官司", "--json"],
+    ["cast", "--hex", "1011011", "--month", "卯", "--day", "戊寅", "--json", "-t"],
 ]
 # Left to the app, which says what is wrong or reads what needs a parser.
 NOT_PLAIN = [
@@ -66,6 +69,8 @@ NOT_PLAIN = [
     [*BASE, "--json", "--use", "--json"],
     ["cast", "--json", "--tz", "-05:00", "--hex", "乾"],  # a value that looks like an option: the parser decides
     [*BASE, "--json", "extra"],
+    [*BASE, "--json", "--script", "cn"],  # not a script: the app says which are
+    [*BASE, "--json", "--script", "s", "-t"],  # two scripts
     [*BASE, "--json", "--hexx", "乾"],
     ["cast", "--month", "卯", "--day", "戊寅", "--json"],  # no --hex
     ["pillars", "--json"],

@@ -56,7 +56,8 @@ TOPIC_WORDS: dict[str, TopicWord] = {
     # 丧事
     **dict.fromkeys(("丧葬", "葬礼", "办丧事"), _T("丧事", "6.03", "临白虎便见丧事")),
     # 小儿
-    **dict.fromkeys(("孩子", "小孩", "儿童", "子女"), _T("小儿", "6.44", "小儿最忌", nearest=True)),
+    **dict.fromkeys(("孩子", "小孩", "儿童"), _T("小儿", "6.44", "小儿最忌")),
+    "子女": _T("小儿", "6.44", "小儿最忌", nearest=True),  # grown children too
     # 身命
     **dict.fromkeys(("命运", "运势", "一生", "终身"), _T("身命", "6.03", "占身命者认祸为福")),
     # 岁时
