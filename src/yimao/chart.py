@@ -178,10 +178,11 @@ class ChartLine(NamedTuple):
 
     def tags(self) -> tuple[str, ...]:
         """The line's relations as short labels, in a fixed order (for the compact column)."""
-        return _tags(self.month, self.day, self.change, self.moving)
+        return relation_tags(self.month, self.day, self.change)
 
 
-def _tags(month: MonthRelation | None, day: DayRelation | None, change: ChangeRelation | None, moving: bool) -> tuple[str, ...]:
+def relation_tags(month: MonthRelation | None, day: DayRelation | None, change: ChangeRelation | None) -> tuple[str, ...]:
+    """A line's relations to month, day and change as short labels, in that order."""
     out: list[str] = []
     if month is not None:
         out.append(f"月{month.vigour.value}")

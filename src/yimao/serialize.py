@@ -18,10 +18,10 @@ from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, _tags
+from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, relation_tags
 from yimao.ganzhi import Branch, Element, Stem
-from yimao.hexagram import _BY_CODE, _MASKS, _TRIGRAM_BY_CODE, Cast, Hexagram, Line, Relative, _half_coins
-from yimao.pillars import DateContext, FourPillars, _lunar_of
+from yimao.hexagram import Cast, Hexagram, Line, Relative
+from yimao.pillars import DateContext, FourPillars
 from yimao.solar_terms import Jie
 
 if TYPE_CHECKING:
@@ -108,15 +108,8 @@ def _jie_in(j: Jie, zone: tzinfo | None) -> dict[str, Any]:
     }
 
 
+@cache  # built once per pair of 节 and zone
 def _jies(current: Jie, following: Jie, zone: tzinfo | None) -> dict[str, Any]:
-    try:
-        return _jies_in(current, following, zone)  # built once per pair of 节 and zone
-    except TypeError:  # an unhashable zone (dateutil's tzlocal): build it afresh
-        return {"current": _jie_in.__wrapped__(current, zone), "next": _jie_in.__wrapped__(following, zone)}
-
-
-@cache
-def _jies_in(current: Jie, following: Jie, zone: tzinfo | None) -> dict[str, Any]:
     return {"current": _jie_in(current, zone), "next": _jie_in(following, zone)}
 
 
@@ -201,12 +194,12 @@ def _conventions_rest(tz_name: str, tz_source: str, day_start: int) -> dict[str,
 
 
 # The relations of a line, each with its tags (the document's `tags` of a line are those of its
-# month, day and change relations in turn; see `chart._tags`). Relations are NamedTuples of
+# month, day and change relations in turn; see `chart.relation_tags`). Relations are NamedTuples of
 # enums, booleans and short strings: finitely many values, each built once.
 def _month_entry(m: MonthRelation | None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     if m is None:
         return None, ()
-    return {"vigour": m.vigour.value, "po": m.po, "he": m.he, "effect": m.effect}, _tags(m, None, None, False)
+    return {"vigour": m.vigour.value, "po": m.po, "he": m.he, "effect": m.effect}, relation_tags(m, None, None)
 
 
 def _day_entry(d: DayRelation | None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
@@ -220,7 +213,7 @@ def _day_entry(d: DayRelation | None) -> tuple[dict[str, Any] | None, tuple[str,
         "chong": d.chong,
         "andong": d.andong,
         "ripo": d.ripo,
-    }, _tags(None, d, None, False)
+    }, relation_tags(None, d, None)
 
 
 def _change_entry(c: ChangeRelation | None) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
@@ -236,7 +229,7 @@ def _change_entry(c: ChangeRelation | None) -> tuple[dict[str, Any] | None, tupl
         "jue": c.jue,
         "he": c.he,
         "chong": c.chong,
-    }, _tags(None, None, c, False)
+    }, relation_tags(None, None, c)
 
 
 _MONTH = _Memo(_month_entry)
@@ -701,87 +694,30 @@ def _line_pieces(cl: ChartLine, stars: bytes, close: bytes) -> tuple[bytes, ...]
     )
 
 
-# A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast,
-# encoded directly (not through `_CAST_PARTS`' dicts): a batch meets a cast for the first time
-# on a third of its lines. The `earth_school` and `hexagram` head up to `features`, by school
-# and hexagram.
+# A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast;
+# the `earth_school` and `hexagram` head up to `features`, by school and hexagram.
 @cache
 def _head_json(h: Hexagram) -> bytes:
     """`_hexagram_head(h)` encoded, without its closing brace."""
     return _json(_hexagram_head(h))[:-1]
 
 
-def _half_lines_json(key: int) -> tuple[bytes, ...]:
-    """The three lines of a 之卦's trigram in `_changed_lines` encoded and joined, by which of
-    them move (3 bits, bit 0 the first line); `key` is the trigram's code, 8 when it is the
-    outer one, and 16 × the palace element's index (the element the lines are counted against).
-    Written directly: their values are single characters and words of the tables, with nothing
-    to escape. A 之卦's lines are its two trigrams', so 80 of these make the lines of every cast
-    (where a 之卦 and palace were 320)."""
-    t, outer, palace = _TRIGRAM_BY_CODE[key & 7], key & 8, _ELEMENTS[key >> 4]
-    stem = (t.outer_stem if outer else t.inner_stem)._value_
-    lines = []
-    for i, (yang, branch) in enumerate(zip(t.bits, t.outer_branches if outer else t.inner_branches)):
-        element = branch.element
-        head = f'{{"position":{i + (4 if outer else 1)},"yang":{"true" if yang else "false"},"moving":'
-        tail = f',"stem":"{stem}","branch":"{branch._value_}","element":"{element._value_}","relative":"{Relative.of(element, palace)._value_}"}}'
-        lines.append(((head + "false" + tail).encode(), (head + "true" + tail).encode()))
-    return tuple([b",".join([ln[k >> i & 1] for i, ln in enumerate(lines)]) for k in range(8)])
-
-
-_ELEMENTS = tuple(sorted(Element, key=lambda e: e.index))
-_HALF_LINES_J: dict[int, tuple[bytes, ...]] = {}
-
-
-# A cast's encodings are written per cast (4,096 of them, a third of a batch's lines meets one
-# for the first time) from pieces keyed by ints: the hexagram's name, and the 之卦's with the
-# palace (`_CHANGED_HEAD_J`), each trigram's coins, the moving lines.
-def _spec_json(h: Hexagram) -> bytes:
-    return f'{{"schema_version":{SCHEMA_VERSION},"cast":{{"spec":"{h.short_name}'.encode()
-
-
-def _changed_head_json(key: int) -> tuple[bytes, bytes]:
-    """By the 之卦's code and 64 × its palace's: the 之卦's name after the hexagram's in `spec`, and
-    the `changed_hexagram` up to its lines."""
-    ch, palace = _BY_CODE[key & 63], _TRIGRAM_BY_CODE[key >> 6]
-    return (
-        f'之{ch.short_name}","coins":"'.encode(),
-        b'},"changed_hexagram":' + _head_json(ch) + b',"relatives_against":"' + palace._value_.encode() + b'","lines":[',
-    )
-
-
-_SPEC_J: dict[Hexagram, bytes] = {}
-_CHANGED_HEAD_J: dict[int, tuple[bytes, bytes]] = {}
-_COINS_J: dict[int, bytes] = {}  # by a trigram's yang bits and moving bits << 3 (see hexagram._half_coins)
-_MOVING_J: dict[int, bytes] = {}  # by the moving lines' bits (bit 0 line 1)
-_moving_json = lambda mask: ('","moving":[' + ",".join([str(p) for p in range(1, 7) if mask >> p - 1 & 1]) + "]},").encode()  # noqa: E731
-
-
 def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
-    """A document's start up to its calendar, and its `changed_hexagram` with the key after it
-    (`_cast` and `_changed` encoded, written directly: see `_half_lines_json`)."""
-    h, moving = cast
-    mask = _MASKS[moving]
-    code = h.code
-    spec = _SPEC_J.get(h) or _fill(_SPEC_J, _spec_json, h)
-    lo, hi = code & 7 | (mask & 7) << 3, code >> 3 | mask & 0o70
-    coins = (_COINS_J.get(lo) or _fill(_COINS_J, _coins_json, lo)) + (_COINS_J.get(hi) or _fill(_COINS_J, _coins_json, hi))
-    moves = _MOVING_J.get(mask) or _fill(_MOVING_J, _moving_json, mask)
-    if not mask:
-        return b"".join((spec, b'","coins":"', coins, moves)), b'},"changed_hexagram":null,"use":'
-    palace = h.palace
-    key = code ^ mask | palace.code << 6
-    of, changed = _CHANGED_HEAD_J.get(key) or _fill(_CHANGED_HEAD_J, _changed_head_json, key)
-    e = palace.element.index << 4
-    key = (code ^ mask) & 7 | e
-    lower = (_HALF_LINES_J.get(key) or _fill(_HALF_LINES_J, _half_lines_json, key))[mask & 7]
-    key = (code ^ mask) >> 3 | 8 | e
-    upper = (_HALF_LINES_J.get(key) or _fill(_HALF_LINES_J, _half_lines_json, key))[mask >> 3]
-    return b"".join((spec, of, coins, moves)), b"".join((changed, lower, b",", upper, b']},"use":'))
+    """A document's start up to its calendar (its `cast`), and its `changed_hexagram` with the
+    key after it: `_cast` and `_changed` encoded, the 之卦's head and lines from their encodings
+    (a batch meets a cast for the first time on a third of its lines)."""
+    start = b'{"schema_version":%d,"cast":' % SCHEMA_VERSION + _json(_cast(cast)) + b","
+    h, moving, ch = cast.hexagram, cast.moving, cast.changed
+    if ch is None:
+        return start, b'},"changed_hexagram":null,"use":'
+    lines = [moves if line.position in moving else static for line, (static, moves) in zip(ch.lines, _changed_lines_json(ch, h.palace_element))]
+    head = _head_json(ch) + b',"relatives_against":' + _json(h.palace._value_)
+    return start, b'},"changed_hexagram":' + head + b',"lines":[' + b",".join(lines) + b']},"use":'
 
 
-def _coins_json(key: int) -> bytes:
-    return _half_coins(key).encode()
+@cache  # 64 之卦 × 5 palace elements
+def _changed_lines_json(ch: Hexagram, palace: Element) -> tuple[tuple[bytes, bytes], ...]:
+    return tuple((_json(static), _json(moves)) for static, moves in _changed_lines(ch, palace))
 
 
 def _hexagram_json(k: tuple[Any, Hexagram]) -> bytes:
@@ -850,11 +786,8 @@ def _jies_json(key: tuple[Jie, Jie, tzinfo | None]) -> tuple[bytes, bytes, int, 
     """A pair of 节 in a zone, encoded with the key after it: followed by no `near_jie`, and
     followed by one; and the ordinals of their instants (see `DateContext.near_jie`)."""
     current, following, zone = key
-    try:
-        a = _JIE_J.get((current, zone)) or _fill(_JIE_J, _jie_json, (current, zone))
-        b = _JIE_J.get((following, zone)) or _fill(_JIE_J, _jie_json, (following, zone))
-    except TypeError:  # an unhashable zone (dateutil's tzlocal)
-        a, b = _jie_json((current, zone)), _jie_json((following, zone))
+    a = _JIE_J.get((current, zone)) or _fill(_JIE_J, _jie_json, (current, zone))
+    b = _JIE_J.get((following, zone)) or _fill(_JIE_J, _jie_json, (following, zone))
     pair = b'{"current":' + a + b',"next":' + b + b'},"near_jie":'
     return pair + b'null,"conventions":{"moment":"', pair, current.instant.toordinal(), following.instant.toordinal()
 
@@ -887,10 +820,7 @@ def _calendar_pieces(p: FourPillars, parts: list[bytes]) -> None:
         return
     moment, day_start, tz_name, tz_source, jie, next_jie, _ = ctx  # the notes are for stderr
     key = jie, next_jie, moment.tzinfo
-    try:
-        no_near, then_near, o1, o2 = _JIES_J.get(key) or _fill(_JIES_J, _jies_json, key)
-    except TypeError:  # an unhashable zone (dateutil's tzlocal): built afresh
-        no_near, then_near, o1, o2 = _jies_json(key)
+    no_near, then_near, o1, o2 = _JIES_J.get(key) or _fill(_JIES_J, _jies_json, key)
     o = moment.toordinal()
     # near_jie as DateContext.near_jie finds it, whose first test is this one (3 days apart)
     if -3 <= o - o1 <= 3 or -3 <= o - o2 <= 3:
@@ -901,7 +831,7 @@ def _calendar_pieces(p: FourPillars, parts: list[bytes]) -> None:
     local, utc = _moment_texts(moment)
     zone = tz_name, tz_source, day_start
     conventions = _CONVENTIONS_J.get(zone) or _fill(_CONVENTIONS_J, _conventions_json, zone)
-    lunar = _lunar_of(o)
+    lunar = ctx.lunar
     if lunar is None:
         parts += (y, m, d, h, xunkong, yuepo, b'null,"jie":', jies, f'{local}","utc":"{utc}'.encode(), conventions)
         return
@@ -918,8 +848,10 @@ def _calendar_pieces(p: FourPillars, parts: list[bytes]) -> None:
 
 
 # A finding encoded from the encodings of its parts: its head (rule, holds, kind, element,
-# relative), its lines, each member, and its sentences are built once each (their domains are
-# bounded as MEMBERS' and TEXT_DICTS' are); only its reasons and details are encoded per chart.
+# relative), its lines, each member, and its sentences are built once each (bounded domains:
+# 12 branches × 6 sources × 7 positions × the rules' few roles, and the rules' few dozen tuples
+# of sentences); only its reasons and details are encoded per chart. A finding is read by its
+# fields' names (analysis.finding.Finding).
 def _finding_head(k: tuple[Any, ...]) -> tuple[bytes, bytes]:
     rule, holds, kind, e, r = k
     head = {"rule": rule, "holds": holds, "kind": kind, "element": None if e is None else e._value_, "relative": None if r is None else r._value_}
@@ -928,15 +860,11 @@ def _finding_head(k: tuple[Any, ...]) -> tuple[bytes, bytes]:
 
 
 def _member_json(m: Any) -> bytes:
-    from yimao.analysis.finding import MEMBER_DICTS
-
-    return _json(MEMBER_DICTS[m])
+    return _json({"branch": m.branch._value_, "source": m.source._value_, "position": m.position, "role": m.role})
 
 
 def _text_json(text: tuple[Any, ...]) -> bytes:
-    from yimao.analysis.finding import TEXT_DICTS
-
-    return b',"text":' + _json(TEXT_DICTS[text]) + b',"details":'
+    return b',"text":' + _json([q.to_dict() for q in text]) + b',"details":'
 
 
 _FINDING_HEAD_J: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
@@ -952,16 +880,17 @@ def _findings_pieces(findings: Iterable[Any], parts: list[bytes]) -> None:
 
     member = _MEMBER_J.__getitem__
     i = 0
-    for rule, holds, kind, e, r, lines, members, reasons, text, details in findings:
+    for f in findings:
+        key, lines, text = (f.rule, f.holds, f.kind, f.element, f.relative), f.lines, f.text
         try:
-            head = _FINDING_HEAD_J[rule, holds, kind, e, r][i]
+            head = _FINDING_HEAD_J[key][i]
             lines_json = _FINDING_LINES_J[lines]
             text_json = _TEXT_J[text]
         except KeyError:
-            head = (_FINDING_HEAD_J.get((rule, holds, kind, e, r)) or _fill(_FINDING_HEAD_J, _finding_head, (rule, holds, kind, e, r)))[i]
+            head = (_FINDING_HEAD_J.get(key) or _fill(_FINDING_HEAD_J, _finding_head, key))[i]
             lines_json = _FINDING_LINES_J.get(lines) or _fill(_FINDING_LINES_J, _finding_lines_json, lines)
             text_json = _TEXT_J.get(text) or _fill(_TEXT_J, _text_json, text)
-        parts += (head, lines_json, b",".join(map(member, members)), b'],"reasons":', dumps(reasons), text_json, dumps(details), b"}")
+        parts += (head, lines_json, b",".join(map(member, f.members)), b'],"reasons":', dumps(f.reasons), text_json, dumps(f.details), b"}")
         i = 1
 
 
