@@ -165,10 +165,10 @@ def _engines() -> tuple[Any, Any]:
 
 @cache
 def _encoders() -> tuple[Any, Any]:
-    """What `document_json` encodes with (see `_engines`)."""
-    from yimao.serialize import chart_json, use_json
+    """What `document` and `document_json` build with (see `_engines`)."""
+    from yimao.serialize import chart_json, chart_to_dict
 
-    return chart_json, use_json
+    return chart_to_dict, chart_json
 
 
 def topic_note(req: CastRequest) -> str | None:
@@ -181,18 +181,6 @@ def topic_note(req: CastRequest) -> str | None:
 
     topic = topic_filter(req.topic)
     return None if topic is None else note(req.topic, topic)
-
-
-def use_to_dict(use: Use | None) -> dict[str, Any] | None:
-    if use is None:
-        return None
-    return {
-        "spec": use.spec,
-        "relative": use.relative.value if use.relative else None,
-        "positions": list(use.positions),
-        "hidden": use.is_hidden,
-        "hidden_positions": list(use.hidden_positions),
-    }
 
 
 def use_note(use: Use | None) -> str | None:
@@ -208,13 +196,10 @@ def use_note(use: Use | None) -> str | None:
 def document(result: CastResult) -> dict[str, Any]:
     """The document of `yimao cast --json`, as lists and dicts (to indent, or to put in
     traditional characters)."""
-    from yimao.serialize import chart_to_dict
-
-    return chart_to_dict(result.chart, findings=[f.to_dict() for f in result.findings], stars=result.stars, use=use_to_dict(result.use))
+    return _encoders()[0](result.chart, findings=result.findings, stars=result.stars, use=result.use)
 
 
 def document_json(result: CastResult) -> bytes:
     """`document(result)` as `yimao batch` writes it: compact JSON and a newline, byte for byte
     `dumps(document(result), compact=True)`, encoded from its parts (`serialize.chart_json`)."""
-    chart_json, use_json = _encoders()
-    return chart_json(result.chart, findings=result.findings, stars=result.stars, use=use_json(result.use, use_to_dict))
+    return _encoders()[1](result.chart, findings=result.findings, stars=result.stars, use=result.use)

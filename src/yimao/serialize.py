@@ -18,7 +18,7 @@ from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, relation_tags
+from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, Use, relation_tags
 from yimao.ganzhi import Branch, Element, Stem
 from yimao.hexagram import Cast, Hexagram, Line, Relative
 from yimao.pillars import DateContext, FourPillars
@@ -377,15 +377,9 @@ def _changed_lines(ch: Hexagram, palace: Element) -> tuple[tuple[dict[str, Any],
     return tuple(out)
 
 
-def chart_to_dict(
-    chart: Chart,
-    *,
-    findings: list[Mapping[str, Any]] | None = None,
-    stars: Any = None,
-    use: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The document of `yimao cast --json`: the chart with its findings (as dicts), its stars
-    (a `stars.place.ChartStars`) and its 用神 (as a dict)."""
+def chart_to_dict(chart: Chart, *, findings: Iterable[Any] = (), stars: Any = None, use: Use | None = None) -> dict[str, Any]:
+    """The document of `yimao cast --json`: the chart with the rules' findings (`Finding`s), its
+    stars (a `stars.place.ChartStars`) and its 用神."""
     cast, pillars, lines, features, school = chart
     line_stars = {} if stars is None else star_ids_by_line(stars)
     pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
@@ -405,10 +399,43 @@ def chart_to_dict(
         earth_school=school._value_,
         hexagram=hexagram,
         changed_hexagram=changed_part,
-        use=dict(use) if use is not None else None,
-        findings=findings if findings is not None else [],
+        use=use_to_dict(use),
+        findings=[finding_to_dict(f) for f in findings],
         stars=[] if stars is None else stars_to_list(stars),
     )
+
+
+def finding_to_dict(f: Any) -> dict[str, Any]:
+    """A rule's `Finding` (analysis.finding), read by its fields' names."""
+    return {
+        "rule": f.rule,
+        "holds": f.holds,
+        "kind": f.kind,
+        "element": None if f.element is None else f.element.value,
+        "relative": None if f.relative is None else f.relative.value,
+        "lines": list(f.lines),
+        "members": [_member_dict(m) for m in f.members],
+        "reasons": list(f.reasons),
+        "text": [q.to_dict() for q in f.text],
+        "details": f.details,
+    }
+
+
+def _member_dict(m: Any) -> dict[str, Any]:
+    """A branch taking part in a finding (analysis.finding.Member)."""
+    return {"branch": m.branch.value, "source": m.source.value, "position": m.position, "role": m.role}
+
+
+def use_to_dict(use: Use | None) -> dict[str, Any] | None:
+    if use is None:
+        return None
+    return {
+        "spec": use.spec,
+        "relative": use.relative.value if use.relative else None,
+        "positions": list(use.positions),
+        "hidden": use.is_hidden,
+        "hidden_positions": list(use.hidden_positions),
+    }
 
 
 @cache
@@ -860,7 +887,7 @@ def _finding_head(k: tuple[Any, ...]) -> tuple[bytes, bytes]:
 
 
 def _member_json(m: Any) -> bytes:
-    return _json({"branch": m.branch._value_, "source": m.source._value_, "position": m.position, "role": m.role})
+    return _json(_member_dict(m))
 
 
 def _text_json(text: tuple[Any, ...]) -> bytes:
@@ -894,23 +921,23 @@ def _findings_pieces(findings: Iterable[Any], parts: list[bytes]) -> None:
         i = 1
 
 
-def use_json(use: Any, to_dict: Any) -> bytes:
-    """`to_dict(use)` (pipeline's `use_to_dict`) encoded, by `Use`: a few per hexagram."""
+def _use_json(use: Use | None) -> bytes:
+    """`use_to_dict(use)` encoded, by `Use`: a few per hexagram."""
     if use is None:
         return b"null"
     encoded = _USE_J.get(use)
     if encoded is None:
-        encoded = _USE_J[use] = _json(to_dict(use))
+        encoded = _USE_J[use] = _json(use_to_dict(use))
     return encoded
 
 
-_USE_J: dict[Any, bytes] = {}
+_USE_J: dict[Use, bytes] = {}
 
 
-def chart_json(chart: Chart, *, findings: Sequence[Any], stars: Any, use: bytes = b"null") -> bytes:
+def chart_json(chart: Chart, *, findings: Sequence[Any], stars: Any, use: Use | None = None) -> bytes:
     """`dumps(chart_to_dict(chart, …), compact=True)`, from encoded parts: `findings` are the
     `Finding`s (encoded from their parts' encodings), `stars` a `stars.place.ChartStars`, `use`
-    the 用神 encoded (`use_json`)."""
+    the 用神."""
     cast, pillars, lines, features, school = chart
     stars_json, line_stars = _stars_pieces(stars)
     try:
@@ -936,7 +963,7 @@ def chart_json(chart: Chart, *, findings: Sequence[Any], stars: Any, use: bytes 
     else:
         parts.append(b"]")
     parts.append(changed)
-    parts.append(use)
+    parts.append(_use_json(use))
     parts.append(b',"findings":[')
     _findings_pieces(findings, parts)
     parts.append(b'],"stars":')
