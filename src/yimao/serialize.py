@@ -731,20 +731,26 @@ def _head_json(h: Hexagram) -> bytes:
 
 def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
     """A document's start up to its calendar (its `cast`), and its `changed_hexagram` with the
-    key after it: `_cast` and `_changed` encoded, the 之卦's head and lines from their encodings
-    (a batch meets a cast for the first time on a third of its lines)."""
-    start = b'{"schema_version":%d,"cast":' % SCHEMA_VERSION + _json(_cast(cast)) + b","
+    key after it: `_cast` encoded, and the 之卦's head and lines from their encodings (a batch
+    meets a cast for the first time on a third of its lines)."""
+    start = _START + _json(_cast(cast)) + b","
     h, moving, ch = cast.hexagram, cast.moving, cast.changed
     if ch is None:
         return start, b'},"changed_hexagram":null,"use":'
-    lines = [moves if line.position in moving else static for line, (static, moves) in zip(ch.lines, _changed_lines_json(ch, h.palace_element))]
-    head = _head_json(ch) + b',"relatives_against":' + _json(h.palace._value_)
-    return start, b'},"changed_hexagram":' + head + b',"lines":[' + b",".join(lines) + b']},"use":'
+    head, lines = _changed_json(ch, h.palace)
+    return start, head + b",".join([moves if p in moving else static for p, static, moves in lines]) + b']},"use":'
 
 
-@cache  # 64 之卦 × 5 palace elements
-def _changed_lines_json(ch: Hexagram, palace: Element) -> tuple[tuple[bytes, bytes], ...]:
-    return tuple((_json(static), _json(moves)) for static, moves in _changed_lines(ch, palace))
+_START = b'{"schema_version":%d,"cast":' % SCHEMA_VERSION
+
+
+@cache  # 64 之卦 × 8 palaces
+def _changed_json(ch: Hexagram, palace: Any) -> tuple[bytes, tuple[tuple[int, bytes, bytes], ...]]:
+    """A 之卦's `changed_hexagram` up to its lines, and each line encoded static and moving, with
+    its position; its 六亲 counted against the palace."""
+    head = b'},"changed_hexagram":' + _head_json(ch) + b',"relatives_against":' + _json(palace.value) + b',"lines":['
+    lines = _changed_lines(ch, palace.element)
+    return head, tuple((static["position"], _json(static), _json(moves)) for static, moves in lines)
 
 
 def _hexagram_json(k: tuple[Any, Hexagram]) -> bytes:
