@@ -344,3 +344,17 @@ def test_each_holding_finding_is_shown_with_the_sentence_that_names_its_case():
     assert {"动会", "变会", "生害", "克害", "真刑", "刑", "墓开", "冲开"} <= seen
     kehai = [f for req in _casts(400) for f in read(req).findings if f.holds and f.kind == "克害"]
     assert {deciding_quote(f).original for f in kehai} <= {"彼克我者，彼刚而我柔，力被制尔", "我克彼者，我强而彼弱，志相恶尔"}
+
+
+def test_stars_alone():
+    """--stars: every star on the chart (acting and dormant) with its sentence, and nothing of the
+    chart or the findings; with --explain the modern rendering too."""
+    req = CastRequest("离之乾", date=DATE)
+    out = text_of(req, 100, stars_only=True)
+    assert "▅" not in out and "墓开" not in out and "四柱" not in out
+    for s in read(req).stars.placements:
+        assert s.star.label in out
+    assert "「天德之星，正月起亥而顺行" in out
+    assert len(text_of(req, 100, stars_only=True, explain=True).splitlines()) > len(out.splitlines())
+    r = cli("cast", "--hex", "离之乾", "--day", "申", "--stars")
+    assert r.returncode == 0 and "卦中无神煞" in r.stdout.decode()

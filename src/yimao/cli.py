@@ -326,6 +326,9 @@ def cast(
         bool,
         typer.Option("--explain", help="The whole account: every quote with its modern rendering, every near miss with its reasons, every star."),
     ] = False,
+    stars: Annotated[
+        bool, typer.Option("--stars", help="The stars alone, each with its sentence (with --explain, its modern rendering too).")
+    ] = False,
     earth: EarthOpt = "shui",
     changed: ChangedOpt = "moving",
     width: WidthOpt = None,
@@ -373,7 +376,7 @@ def cast(
         from yimao.render import make_console, render_reading
 
         def draw(console):
-            render_reading(result, console, traditional=traditional, explain=explain, changed_full=changed_full)
+            render_reading(result, console, traditional=traditional, explain=explain, changed_full=changed_full, stars_only=stars)
 
         if pictures:
             _write_pictures(draw, pictures, width, title=result.chart.cast.hexagram.short_name)

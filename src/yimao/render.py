@@ -817,13 +817,26 @@ def stars_compact(stars: Sequence[Any], tr: Callable[[str], str], width: int) ->
     return out
 
 
-def render_reading(reading: Any, console: Console, *, traditional: bool | str = False, explain: bool = False, changed_full: bool = False) -> None:
+def render_reading(
+    reading: Any,
+    console: Console,
+    *,
+    traditional: bool | str = False,
+    explain: bool = False,
+    changed_full: bool = False,
+    stars_only: bool = False,
+) -> None:
     """A cast read in full: by default one screen (the moment, the chart with the stars that act,
     the facts, what holds with its sentence, every family counted); with `explain` every quote
-    with its modern rendering, every near miss with its reasons, and every star."""
+    with its modern rendering, every near miss with its reasons, and every star. With `stars_only`
+    the stars alone, each with its sentence (and its rendering with `explain`)."""
     tr = _Script(traditional, console)
     chart = reading.chart
     width = console.width
+    if stars_only:
+        section = stars_section(reading.stars.placements, tr, explain, width)
+        console.print(Group(*section) if section else Text(tr("卦中无神煞"), style="dim"))
+        return
     marks = line_marks(chart, reading.use)
     line_stars = line_stars_of(reading.stars.placements)
     parts: list[Any] = [pillars_panel(chart.pillars, tr)] if explain else pillars_lines(chart.pillars, tr, width)
