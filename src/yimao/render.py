@@ -193,18 +193,28 @@ def _carried(line: list[str], piece: str) -> list[str] | None:
     """Where `line` is full and `piece` comes next: the pieces taken off its end to start the next
     line, so that the next line does not start with a closing mark nor this one end with an
     opening mark (often none); None when the line holds nothing else to take, and the mark
-    hangs. Spaces at the line's end are dropped."""
+    hangs. Spaces are looked through (a line's end is its last piece that is not a space) and
+    dropped at the break."""
+
+    def after(k: int) -> str:
+        return next((p for p in line[k:] if p != " "), piece)
+
+    def last(k: int) -> str:
+        return next((p for p in reversed(line[:k]) if p != " "), "")
+
     while len(line) > 1 and line[-1] == " ":
         line.pop()
     k = len(line)
-    while k > 1 and ((line[k] if k < len(line) else piece) in NO_LINE_START or line[k - 1] in NO_LINE_END):
+    while k > 1 and (after(k) in NO_LINE_START or last(k) in NO_LINE_END):
         k -= 1
-    if (line[k] if k < len(line) else piece) in NO_LINE_START:
+    if after(k) in NO_LINE_START:
         return None
     carried = line[k:]
     del line[k:]
     while line and line[-1] == " ":
         line.pop()
+    while carried and carried[0] == " ":
+        carried.pop(0)
     return carried
 
 
