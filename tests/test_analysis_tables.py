@@ -14,8 +14,9 @@ from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, TEXT_DICTS, Member
 from yimao.analysis.hai import liuhai_findings
 from yimao.analysis.juhui import ROLES, juhui
 from yimao.analysis.run import analyse
-from yimao.analysis.xing import Scope, mukai, sanxing, targets
-from yimao.analysis.zhugui import _ghost_positions, zhugui
+from yimao.analysis.context import RuleContext, targets
+from yimao.analysis.xing import mukai, sanxing
+from yimao.analysis.zhugui import zhugui
 from yimao.chart import Source, build_chart, resolve_use
 from yimao.ganzhi import BRANCHES, CYCLE, SANHE, EarthSchool, Element, changsheng, element_relation, vigour
 from yimao.hexagram import HEXAGRAMS, Relative, all_casts
@@ -232,8 +233,8 @@ def test_role_tables():
 
 def test_targets_and_sources_against_the_lines():
     for chart, use in _charts():
-        sc = Scope(chart, use)
-        # the moving lines and their 变爻, which Scope takes by trigram (see xing._trigram_moves)
+        sc = RuleContext(chart, use)
+        # the moving lines and their 变爻, which RuleContext takes by trigram (see context._trigram_moves)
         assert sc.moving == sum(1 << cl.position for cl in chart.lines if cl.moving)
         changes = [None] + [(cl.changed.branch, Source.BIANYAO, cl.position) if cl.moving else None for cl in chart.lines]
         assert list(sc.changes) == changes
@@ -264,12 +265,6 @@ def test_targets_and_sources_against_the_lines():
             assert head == {"target": t.role, "hidden": t.hidden, "position": t.position, "branch": t.branch.value}
 
 
-def test_ghost_positions():
-    for h in HEXAGRAMS:
-        expect = tuple(ln.position for ln in h.lines if ln.relative is Relative.GUANGUI and ln.position != h.shi)
-        assert _ghost_positions(h) == expect
-
-
 @pytest.mark.parametrize("h", HEXAGRAMS)
 def test_shi_danger_by_hexagram(h):
     from yimao.analysis.xing import _shi_danger
@@ -288,7 +283,7 @@ def test_shi_danger_by_hexagram(h):
 def test_analyse_is_the_rules_in_the_books_order():
     # analyse walks the targets once for 三刑, 墓开 and 六害; each rule's function is the reference
     for chart, use in _charts():
-        sc = Scope(chart, use)
+        sc = RuleContext(chart, use)
         expected = (
             *zhugui(chart, use, sc),
             *juhui(chart, use, sc),

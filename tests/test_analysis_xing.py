@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from yimao.analysis.xing import RULE, RULE_MU, Scope, mukai, sanxing, targets
+from yimao.analysis.context import RuleContext, targets
+from yimao.analysis.xing import RULE, RULE_MU, mukai, sanxing
 from yimao.chart import Source, build_chart, resolve_use
 from yimao.ganzhi import XING_TARGET, Branch
 from yimao.hexagram import Cast
@@ -90,7 +91,7 @@ def test_static_lines_do_not_act():
     assert _xing("比", month="寅", day="甲寅") == ()
     (f,) = _xing("比之观", month="寅", day="甲寅")  # line 6 子 moves
     assert f.kind == "刑" and ("子", "动爻", 6, "刑") in _members(f)
-    sc = Scope(_chart("比", month="寅", day="甲寅"), None)
+    sc = RuleContext(_chart("比", month="寅", day="甲寅"), None)
     assert all(a[1] in (Source.RI, Source.YUE, Source.DONGYAO, Source.BIANYAO) for acts in sc.acts for a in acts)
 
 

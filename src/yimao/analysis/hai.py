@@ -7,12 +7,13 @@ other four 生害.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from yimao.analysis.context import BIT, RuleContext, as_role, reason
 from yimao.analysis.finding import MEMBERS as _M
 from yimao.analysis.finding import Finding, Member, lines_in, new_finding
-from yimao.analysis.xing import BIT, Act, Scope, as_role, reason
-from yimao.chart import Chart, ChartLine, Source, Use
+from yimao.chart import Actor, Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation
 from yimao.hexagram import Relative
 from yimao.texts import quote
@@ -48,13 +49,14 @@ def _direction(other: Branch, me: Branch) -> str:
 _DIRECTION_TEXT = {"彼克我": Q_BI_KE, "我克彼": Q_WO_KE, "彼生我": Q_SHENG, "我生彼": Q_SHENG}
 
 
-def liuhai_findings(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
+def liuhai_findings(chart: Chart, use: Use | None = None, scope: RuleContext | None = None) -> tuple[Finding, ...]:
     """世应相害 (always), then the 害 on each target (the 用神, else its 伏神; and the 世)."""
     out: list[Finding] = []
-    sc = scope if scope is not None else Scope(chart, use)
+    sc = scope if scope is not None else RuleContext(chart, use)
     shi, ying = sc.shi, sc.ying
-    if _HAI[shi.line.branch.index] is ying.line.branch:  # only 姤, 恒, 小畜, 益
-        out.append(_shi_ying(shi, ying))
+    f = _shi_ying(shi, ying)  # only 姤, 恒, 小畜, 益
+    if f is not None:
+        out.append(f)
     for tm, relative, hits, notes, head in sc.per_target:
         bi = tm[0].index
         by = hits.get(_HAI[bi])  # a branch has exactly one 害 partner
@@ -105,12 +107,12 @@ _HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
 _HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
 
 
-def _on(tm: Member, relative: Relative, head: Any, by: tuple[Act, ...], notes: tuple[str, ...], bi: int) -> Finding:
+def _on(tm: Member, relative: Relative, head: Any, by: tuple[Actor, ...], notes: tuple[str, ...], bi: int) -> Finding:
     """The 害 on a target (`tm`) by the sources `by` of its partner branch."""
     b, _source, position, role = tm
     kind = _HAI_KIND[bi]
     d = _HAI_DIRECTION[bi]
-    mask = 1 << position  # the finding's lines (lines_of inlined)
+    mask = BIT[position]  # the finding's lines (lines_of inlined)
     for a in by:
         mask |= BIT[a[2]]
     # the details are the same for every 害 on the target (its partner is one branch): built once
@@ -143,7 +145,9 @@ def _on(tm: Member, relative: Relative, head: Any, by: tuple[Act, ...], notes: t
 
 _ON_TEXT = {d: (Q_LAW, q, Q_USE) for d, q in _DIRECTION_TEXT.items()}
 _AS_HAI = as_role("害")
-_HAI_REASON = {role: reason("{source}{branch}害" + role) for role in ("用", "世", "用/世")}  # by the target's role
+_HAI_REASON: dict[str | None, Callable[[Actor], str]] = {
+    role: reason("{source}{branch}害" + role) for role in ("用", "世", "用/世")
+}  # by the target's role
 
 
 __all__ = ["RULE", "kind_of", "liuhai_findings", "shi_ying"]

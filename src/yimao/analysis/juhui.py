@@ -14,9 +14,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from yimao.analysis.context import RuleContext
 from yimao.analysis.finding import MEMBERS as _M
 from yimao.analysis.finding import Finding, Member, lines_in, new_finding
-from yimao.analysis.xing import Scope
 from yimao.chart import Chart, Source, Use
 from yimao.ganzhi import BRANCHES, SANHE, Branch, EarthSchool, Element, GanZhi, changsheng, element_relation, vigour
 from yimao.hexagram import Hexagram, Relative
@@ -181,7 +181,7 @@ _NO_ENTRIES = ((), (), (), 0)  # a 局 the trigram has no entry in
 
 def _trigram_part(h: Hexagram, changes: tuple[Any, ...], first: int, mask: int) -> tuple[Any, ...]:
     """The entries of the trigram of `h` from position `first`, its lines moving as `mask`, with
-    their 变爻 (`changes`, by position, from Scope): every line (static or moving), the 变爻 of a
+    their 变爻 (`changes`, by position, from RuleContext): every line (static or moving), the 变爻 of a
     moving one, the 伏神 it lifts (a 伏神 is lifted exactly when its 飞神 moves).
 
     As role bits (see _P): the roles present (any entry) and active (a moving line, a 变爻, a
@@ -271,12 +271,12 @@ _DAY_BITS = _DayBits()
 _MONTH_BITS = _MonthBits()
 
 
-def juhui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
+def juhui(chart: Chart, use: Use | None = None, scope: RuleContext | None = None) -> tuple[Finding, ...]:
     """Every 局 that forms, and every informative near miss, in the order 木 火 金 水."""
     cast = chart.cast
     if not cast.moving:
         return ()  # nothing moves: no 局 can form and none came near
-    sc = scope if scope is not None else Scope(chart, use)
+    sc = scope if scope is not None else RuleContext(chart, use)
     # First the roles alone (see _P): they rule out most 局 of most charts. Only moving lines make
     # a role active: the line itself, its 变爻, the 伏神 it lifts.
     h = cast.hexagram
@@ -371,26 +371,7 @@ class _Verdicts(dict):
         kind, zhen, j, nopillars = _KINDS[v >> 18 & 3], bool(v >> 20 & 1), v >> 21 & 3, bool(v >> 23 & 1)
         present, hung = key & 7, key >> 6
         _j, _element, _idx, _shift, roles, zhong_ok = _JU[j]
-        reasons: list[str] = []
-        if _POP[key >> 3 & 7] < 2:
-            reasons.append(R_FEW)
-        if nopillars:
-            reasons.append(R_NO_PILLAR)
-        elif not hung:
-            reasons.append(R_RIYUE)
-        if not present & 2:
-            reasons.append(R_SHIZHU)
-        elif not snd & 2:
-            reasons.append(R_SHANGZHONG)
-            if kong & 2:
-                reasons.append("中神空")
-            if po & 2:
-                reasons.append("中神破")
-        if not snd & 1:
-            if kind == "变会":
-                reasons.append(R_JIA)
-            if hung == 4:
-                reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
+        reasons = _not_formed(_POP[key >> 3 & 7] >= 2, nopillars, present, hung, snd, kong, po, kind)
         xuan = _XUAN[hung]
         damage = () if snd == 7 else _damage(j, present, snd, kong, po)
         head = {"roles": roles, "present": _BY_ROLE[present], "sound": _BY_ROLE[snd]}
@@ -413,6 +394,31 @@ class _Verdicts(dict):
 
 
 _VERDICTS = _Verdicts()
+
+
+def _not_formed(two_active: bool, nopillars: bool, present: int, hung: int, snd: int, kong: int, po: int, kind: str) -> list[str]:
+    """Why a 局 does not form, in the order of docs/rules.md §2 (role bits 始 中 终 as in _P)."""
+    reasons: list[str] = []
+    if not two_active:
+        reasons.append(R_FEW)
+    if nopillars:
+        reasons.append(R_NO_PILLAR)
+    elif not hung:
+        reasons.append(R_RIYUE)  # 凡局必得日月有一在局
+    if not present & 2:
+        reasons.append(R_SHIZHU)  # 失其主则不能会
+    elif not snd & 2:
+        reasons.append(R_SHANGZHONG)  # 伤其中则不能局
+        if kong & 2:
+            reasons.append("中神空")
+        if po & 2:
+            reasons.append("中神破")
+    if not snd & 1:
+        if kind == "变会":
+            reasons.append(R_JIA)  # 变失始者其局假
+        if hung == 4:
+            reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
+    return reasons
 
 
 # Shared, read-only parts of the details (documents are read-only: see serialize), by the

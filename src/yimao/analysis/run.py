@@ -6,10 +6,11 @@ same findings; putting the holding findings first is the renderer's choice, not 
 
 from __future__ import annotations
 
+from yimao.analysis.context import RuleContext
 from yimao.analysis.finding import Finding
 from yimao.analysis.hai import _HAI, _on, _shi_ying
 from yimao.analysis.juhui import juhui
-from yimao.analysis.xing import _TOMBS, _TRIPLE_OTHERS, _XING_BY, _XING_OF, Scope, _full, _mu, _xing_on
+from yimao.analysis.xing import _TOMBS, _TRIPLE_OTHERS, _XING_BY, _XING_OF, _full, _mu, _xing_on
 from yimao.analysis.zhugui import zhugui
 from yimao.chart import Chart, Use
 from yimao.ganzhi import BRANCHES
@@ -29,7 +30,7 @@ def analyse(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
     `use` (from `chart.resolve_use`) puts 三刑, 墓开 and 六害 on the 用神 (or its 伏神) besides
     the 世, flags the 局 of the 用神's element, and sets the reading of 助鬼伤身.
     """
-    sc = Scope(chart, use)  # what the rules share: pillars, 世, targets and the sources acting on them
+    sc = RuleContext(chart, use)  # what the rules share: pillars, 世, targets and the sources acting on them
     # 三刑, 墓开 and 六害 in one walk over the targets (each rule's own function walks them once
     # more, and the calls and walks cost as much as most charts' findings): the same tests in the
     # same order as xing.sanxing, xing.mukai and hai.liuhai_findings, each family's findings kept
@@ -38,7 +39,9 @@ def analyse(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
     mu: list[Finding] = []
     hai: list[Finding] = []
     if _SHI_YING_HAI[chart.cast.hexagram]:  # 世应相害: only 姤, 恒, 小畜, 益
-        hai.append(_shi_ying(sc.shi, sc.ying))
+        f = _shi_ying(sc.shi, sc.ying)
+        if f is not None:
+            hai.append(f)
     tombs = _TOMBS[chart.school]  # the 墓 of each branch's element
     for tm, relative, hits, notes, head in sc.per_target:
         bi = tm[0].index

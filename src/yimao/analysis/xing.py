@@ -10,400 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
-from yimao.analysis.finding import MEMBERS as _M
+from yimao.analysis.context import _BIAN, _DONG, _FU, _RI, _ROLES, _YUE, BIT, RuleContext, _Head, as_role, lines_of, reason
 from yimao.analysis.finding import Finding, Member, lines_in, new_finding, reading
-from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, Element, GanZhi, tomb
+from yimao.chart import Actor, Chart, ChartLine, Use
+from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, tomb
 from yimao.hexagram import Hexagram, Relative
 from yimao.texts import Quote, quote
 
 RULE = "三刑"
 RULE_MU = "墓开"
-
-# -- targets and the sources acting on them (shared with 六害) -------------------------------
-
-USE_HIDDEN = "用神不上卦，取伏神"
-USE_ABSENT = "用神不现，仅论世爻"
-NO_DAY = "未给日辰，日辰不参"
-NO_MONTH = "未给月建，月建不参"
-
-# A source acting on a line, as a plain tuple for speed: (branch, source, position or None).
-Act = tuple[Branch, Source, "int | None"]
-
-_RI, _YUE, _DONG, _JING, _BIAN, _FU = Source.RI, Source.YUE, Source.DONGYAO, Source.JINGYAO, Source.BIANYAO, Source.FUSHEN
-
-
-class ByAct(dict):
-    """A value made from each act (branch, source, position) by `make`, made once, then shared.
-
-    The rules turn a finding's acts into members and reasons with `map(BY_ACT.__getitem__,
-    acts)`: a loop in C over one lookup each, where a comprehension costs a Python frame and a
-    tuple or an f-string per act. Bounded by construction: 12 branches × 6 sources × 7 positions.
-    """
-
-    __slots__ = ("make",)
-
-    def __init__(self, make: Callable[[Act], Any]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, a: Act) -> Any:
-        v = self[a] = self.make(a)
-        return v
-
-
-def as_role(role: str) -> Callable[[Act], Member]:
-    """act → its member in `role` (interned, see MEMBERS)."""
-    return ByAct(lambda a: _M[(*a, role)]).__getitem__
-
-
-def reason(template: str) -> Callable[[Act], str]:
-    """act → `template` filled with its source and branch ({source}{branch}刑世 …)."""
-    return ByAct(lambda a: template.format(source=a[1]._value_, branch=a[0]._value_)).__getitem__
-
-
-class Target(NamedTuple):
-    """A line a 刑 or 害 is judged on: a 用 line, the 用's 伏神 when it is absent, or the 世."""
-
-    branch: Branch
-    source: Source  # 动爻 | 静爻 | 伏神
-    position: int
-    role: str  # "用" | "世" | "用/世"
-    relative: Relative
-    changed: Branch | None  # its own 变爻 (a moving visible line only)
-
-    @property
-    def element(self) -> Element:
-        return self.branch.element
-
-    @property
-    def hidden(self) -> bool:
-        return self.source is Source.FUSHEN
-
-    def member(self) -> Member:
-        return Member(self.branch, self.source, self.position, self.role)
-
-
-class Scope:
-    """What the rules share for one chart and 用神, worked out once (`analyse`): the pillars, the
-    palace, the 世 and 应 lines; and for 三刑, 墓开 and 六害 the targets, the sources acting on
-    each (docs/rules.md §0: 日, 月, the other moving lines, the line's own 变爻), and the notes."""
-
-    __slots__ = (
-        "chart", "day", "month", "stemless", "palace", "shi", "ying",
-        "moving", "per_target", "base_hits", "changes",
-    )  # fmt: skip
-
-    def __init__(self, chart: Chart, use: Use | None) -> None:
-        self.chart = chart
-        cast, pl, lines, _features, _school = chart  # unpacked: a NamedTuple field read costs twice a local
-        _year, m, d, _hour, _context = pl
-        self.day, self.stemless, no_day = day, _stemless, no_day = _DAYS[d]
-        self.month = month = m.branch if m.__class__ is GanZhi else m
-        h, moving = cast
-        palace, shi_at, ying_at, facts, lows, highs = _hexagram_facts(h)
-        self.palace = palace
-        self.shi = lines[shi_at]  # Chart.shi_line and ying_line without their property calls
-        self.ying = lines[ying_at]
-        # 日, 月, the moving lines — what acts on every target (but a moving line on itself) —
-        # grouped by branch, so that each rule looks up the few branches it cares about. The
-        # moving lines come by trigram (see _trigram_moves), the 日 and the 月 before them.
-        self.moving = mv = _MOVING_BITS[moving]
-        k = mv >> 1 & 7
-        lo = lows[k]
-        if lo is None:
-            lo = lows[k] = _shared_moving(h.lower.code | k << 3, lines, facts, 1, k)
-        k = mv >> 4
-        hi = highs[k]
-        if hi is None:
-            hi = highs[k] = _shared_moving(h.upper.code | k << 3 | 64, lines, facts, 4, k)
-        (lo_sources, lo_changes), (hi_sources, hi_changes) = lo, hi
-        base_hits = {**lo_sources, **hi_sources}
-        if len(base_hits) < len(lo_sources) + len(hi_sources):  # a branch moves in both trigrams
-            for b in lo_sources.keys() & hi_sources.keys():
-                base_hits[b] = lo_sources[b] + hi_sources[b]
-        if month is not None:
-            i = month.index
-            got = base_hits.get(month)
-            base_hits[month] = _YUE_ONLY[i] if got is None else (_YUE_ACTS[i], *got)
-        if day is not None:
-            i = day.index
-            got = base_hits.get(day)
-            base_hits[day] = _RI_ONLY[i] if got is None else (_RI_ACTS[i], *got)
-        self.base_hits = base_hits
-        self.changes = changes = (None, *lo_changes, *hi_changes)  # by position: the 变爻 of each moving line
-
-        # The targets: the 用神's lines, else its 伏神; and the 世 as well, unless it is a 用 line
-        # already ("身命，谓世及用爻遇之", "克害重用爻世爻"). Per target, what its findings are made
-        # of: the target as a member (its branch, source, position, role); its 六亲; the sources
-        # acting on it, by branch (the dicts are shared: never changed); its notes; the details
-        # every finding on it starts with (shared too: the rules copy it). A visible line as a
-        # target: a static line suffers 日, 月 and every moving line; a moving one the others and
-        # its own 变爻 (see _moving_hits); its member and head by role, static then moving, are
-        # kept with its line's facts (see _hexagram_facts).
-        no_month = month is None
-        notes = _NOTES[no_day][no_month]  # the notes of the visible targets
-        shi_p = shi_at + 1
-        per_target = []
-        if use is None:
-            visible = ((shi_p, 1),)
-        else:
-            positions = use.positions
-            if positions:
-                visible = _VISIBLE[(positions, shi_p)]
-            else:
-                visible = ((shi_p, 1),)
-                if use.hidden_positions:
-                    fu_notes = _HIDDEN_NOTES[no_day][no_month]
-                    for p in use.hidden_positions:
-                        hd = lines[p - 1].hidden
-                        if hd is not None:
-                            hl = hd.line
-                            tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
-                            per_target.append((tm, hl.relative, base_hits, fu_notes, head))
-                else:
-                    notes = _ABSENT_NOTES[no_day][no_month]
-        for p, role in visible:  # inline: a call per target cost as much as the rest
-            act, relative, parts = facts[p]
-            if mv >> p & 1:
-                k = role + 3
-                got = parts[k]
-                if got is None:
-                    got = parts[k] = _TARGET_PARTS[(act[0], _DONG, p, _ROLES[role])]
-                per_target.append((got[0], relative, _moving_hits(base_hits, act, changes[p]), notes, got[1]))
-            else:
-                got = parts[role]
-                if got is None:
-                    got = parts[role] = _TARGET_PARTS[(act[0], _JING, p, _ROLES[role])]
-                per_target.append((got[0], relative, base_hits, notes, got[1]))
-        self.per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Act, ...]], tuple[str, ...], dict[str, Any]], ...] = tuple(per_target)
-
-    @property
-    def base(self) -> tuple[Act, ...]:
-        """日, 月 and the moving lines, in chart order: what acts on every target (but a moving
-        line on itself)."""
-        out: list[Act] = []
-        if self.day is not None:
-            out.append((self.day, _RI, None))
-        if self.month is not None:
-            out.append((self.month, _YUE, None))
-        out.extend([(cl.line.branch, _DONG, cl.line.position) for cl in self.chart.lines if cl.moving])
-        return tuple(out)
-
-    @property
-    def targets(self) -> tuple[Target, ...]:
-        """The lines 三刑, 墓开 and 六害 are judged on (see `targets`)."""
-        out = []
-        for tm, relative, _hits, _notes, _head in self.per_target:
-            ch = self.changes[tm.position] if tm.source is _DONG else None
-            out.append(Target(tm.branch, tm.source, tm.position, tm.role, relative, ch[0] if ch is not None else None))
-        return tuple(out)
-
-    @property
-    def acts(self) -> tuple[tuple[Act, ...], ...]:
-        """Per target, the sources acting on it: 日, 月, the other moving lines, its own 变爻."""
-        out = []
-        base = self.base
-        for t in self.targets:
-            if t.source is _DONG:
-                ch = self.changes[t.position]
-                out.append(tuple([a for a in base if a[2] != t.position] + ([ch] if ch is not None else [])))
-            else:
-                out.append(base)
-        return tuple(out)
-
-
-_ROLES = ("用", "世", "用/世")
-
-
-@cache
-def _hexagram_facts(h: Hexagram) -> tuple[Any, ...]:
-    """What Scope takes from the hexagram alone: the palace element, the indices of the 世 and 应
-    lines, per position (1-6) its line as a moving source (branch, 动爻, position), its 六亲,
-    and its parts as a target (see _TARGET_PARTS) by role — 用, 世, 用/世 static, then moving —
-    filled as targets come (a hexagram's lines are the 世 or a 用 in a few ways only); and what
-    the moving lines of each trigram bring (see _trigram_moves), one cache lookup for both."""
-    facts: list[Any] = [None]
-    for ln in h.lines:
-        facts.append(((ln.branch, _DONG, ln.position), ln.relative, [None] * 6))
-    return (h.palace.element, h.shi - 1, h.ying - 1, tuple(facts), *_trigram_moves(h))
-
-
-class _Visible(dict):
-    """The visible targets, by the 用神's positions and the 世's: (position, role) in order — each
-    用 line (0 用, 2 用/世 when it is the 世), then the 世 (1) unless it is a 用 line. A few dozen
-    keys: the positions of a 六亲 in a hexagram, or one line."""
-
-    __slots__ = ()
-
-    def __missing__(self, key: tuple[tuple[int, ...], int]) -> tuple[tuple[int, int], ...]:
-        positions, shi_p = key
-        v = tuple((p, 2 if p == shi_p else 0) for p in positions)
-        if shi_p not in positions:
-            v += ((shi_p, 1),)
-        self[key] = v
-        return v
-
-
-_VISIBLE = _Visible()
-
-
-class _Days(dict):
-    """Per day pillar (a 干支, a bare branch, or None; 73 keys): its branch, whether its stem is
-    missing (a bare branch: no 旬空), and whether it is missing."""
-
-    __slots__ = ()
-
-    def __missing__(self, d: GanZhi | Branch | None) -> tuple[Branch | None, bool, bool]:
-        if d.__class__ is GanZhi:
-            v = (d.branch, False, False)
-        else:
-            v = (d, d is not None, d is None)
-        self[d] = v
-        return v
-
-
-_DAYS = _Days()
-
-
-def _notes_table(first: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
-    """A target's notes by [no day][no month]: those of the 用神 (`first`), then of the pillars."""
-    return tuple(
-        tuple(first + ((NO_DAY,) if no_day else ()) + ((NO_MONTH,) if no_month else ()) for no_month in (False, True)) for no_day in (False, True)
-    )
-
-
-_NOTES = _notes_table(())
-_HIDDEN_NOTES = _notes_table((USE_HIDDEN,))
-_ABSENT_NOTES = _notes_table((USE_ABSENT,))
-
-
-class _Head(dict):
-    """The head of every finding's details on a target (target, hidden, position, branch), and in
-    `memo` the details of its findings by what they add (三刑, 墓开, 六害: a few ways each; a
-    三刑 on the 世 by hexagram, as its 凶 readings are the hexagram's), each built once: they are
-    shared, read-only (documents are, see serialize)."""
-
-    __slots__ = ("memo",)
-
-
-class _TargetParts(dict):
-    """Per target (its branch, source, position, role): the target as a member and the head of
-    every finding's details on it (see _Head), both built on first use and shared (never
-    changed). Bounded by construction: 12 branches, 3 sources, 6 positions, 3 roles."""
-
-    __slots__ = ()
-
-    def __missing__(self, key: tuple[Branch, Source, int, str]) -> tuple[Member, _Head]:
-        b, source, p, role = key
-        head = _Head({"target": role, "hidden": source is _FU, "position": p, "branch": b._value_})
-        head.memo = {}
-        parts = self[key] = (_M[key], head)
-        return parts
-
-
-_TARGET_PARTS = _TargetParts()
-
-
-def _moving_hits(base_hits: dict[Branch, tuple[Act, ...]], own: Act, ch: Act | None) -> dict[Branch, tuple[Act, ...]]:
-    """The sources acting on a moving line (`own`, as a source), by branch: those of every line
-    but itself, and its own 变爻 `ch`."""
-    out = base_hits.copy()
-    b = own[0]
-    same = out[b]
-    if len(same) == 1:
-        del out[b]
-    else:
-        p = own[2]
-        out[b] = tuple([a for a in same if a[2] != p])
-    if ch is not None:
-        cb = ch[0]
-        out[cb] = (*out[cb], ch) if cb in out else (ch,)
-    return out
-
-
-# Sources as shared tuples: the 日 and the 月 by branch, a 变爻 by [position][branch].
-_RI_ACTS = tuple((b, _RI, None) for b in BRANCHES)
-_YUE_ACTS = tuple((b, _YUE, None) for b in BRANCHES)
-_RI_ONLY = tuple((a,) for a in _RI_ACTS)  # the 日 or the 月 as a branch's only source
-_YUE_ONLY = tuple((a,) for a in _YUE_ACTS)
-_BIAN_ACTS = tuple(tuple((b, _BIAN, p) for b in BRANCHES) for p in range(7))
-
-
-class _MovingBits(dict):
-    """A cast's moving lines as bits (bit p for line p), by their frozenset: 64 keys at most."""
-
-    __slots__ = ()
-
-    def __missing__(self, moving: frozenset[int]) -> int:
-        bits = self[moving] = sum([1 << p for p in moving])
-        return bits
-
-
-_MOVING_BITS = _MovingBits()
-
-
-@cache
-def _trigram_moves(h: Hexagram) -> tuple[list[Any], list[Any]]:
-    """What the moving lines of each trigram of `h` bring, by the trigram's moving lines (3 bits,
-    bit 0 its first line): [lower], [upper], filled as charts come (see _trigram_moving).
-
-    A 变爻's branch is the 纳甲 of the trigram its line changes into: it depends on the hexagram
-    and on which lines of its own trigram move, not on the other trigram. So a trigram's part is
-    read off the first chart that moves it so and kept: 64 × 2 × 8 entries at most, most of them
-    met within the first few hundred charts (where whole casts, 4096, would rarely repeat)."""
-    return [None] * 8, [None] * 8
-
-
-def _trigram_moving(
-    lines: tuple[ChartLine, ...], facts: tuple[Any, ...], first: int, mask: int
-) -> tuple[dict[Branch, tuple[Act, ...]], tuple[Act | None, ...]]:
-    """The lines of the trigram from position `first` that move (`mask`) as sources, by branch in
-    chart order; and by position (its three) the 变爻 of each, or None."""
-    sources: dict[Branch, tuple[Act, ...]] = {}
-    changes: list[Act | None] = []
-    for p in range(first, first + 3):
-        ch = None
-        if mask >> (p - first) & 1:
-            a = facts[p][0]
-            b = a[0]
-            sources[b] = (*sources[b], a) if b in sources else (a,)
-            chl = lines[p - 1].changed
-            if chl is not None:
-                ch = _BIAN_ACTS[p][chl.branch.index]
-        changes.append(ch)
-    return sources, tuple(changes)
-
-
-_MOVING_PARTS: dict[int, tuple[dict[Branch, tuple[Act, ...]], tuple[Act | None, ...]]] = {}
-
-
-def _shared_moving(key: int, lines: tuple[ChartLine, ...], facts: tuple[Any, ...], first: int, mask: int) -> tuple[Any, Any]:
-    """`_trigram_moving`, shared by the hexagrams with the same trigram there: a part depends on
-    the trigram, its place (`key` bit 6: upper) and its moving lines (bits 3-5) alone (128 keys)."""
-    v = _MOVING_PARTS.get(key)
-    if v is None:
-        v = _MOVING_PARTS[key] = _trigram_moving(lines, facts, first, mask)
-    return v
-
-
-def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
-    """The lines 三刑, 墓开 and 六害 are judged on: the 用神's lines, else its 伏神; and the 世."""
-    return Scope(chart, use).targets
-
-
-def lines_of(position: int, acts) -> tuple[int, ...]:
-    """The lines of a finding on the target at `position` with the sources `acts` (日/月 have none)."""
-    mask = 1 << position
-    for a in acts:
-        mask |= BIT[a[2]]
-    return lines_in(mask)
-
-
-BIT = {None: 0, **{p: 1 << p for p in range(1, 7)}}  # a source's line as a bit, by its position (日/月: none)
-
 
 _BV = tuple(b.value for b in BRANCHES)
 
@@ -440,8 +57,8 @@ _TRIPLES = (
     (Branch.YIN, Branch.SI, Branch.SHEN),
     (Branch.CHOU, Branch.XU, Branch.WEI),
 )
-_TRIPLE_OF = [next((tr for tr in _TRIPLES if b in tr), None) for b in BRANCHES]
-_TRIPLE_OTHERS = [None if tr is None else tuple(o for o in tr if o is not b) for b, tr in zip(BRANCHES, _TRIPLE_OF)]
+_TRIPLE_OF: list[tuple[Branch, Branch, Branch] | None] = [next((tr for tr in _TRIPLES if b in tr), None) for b in BRANCHES]
+_TRIPLE_OTHERS: list[tuple[Branch, ...] | None] = [None if tr is None else tuple(o for o in tr if o is not b) for b, tr in zip(BRANCHES, _TRIPLE_OF)]
 _TRIPLE_NAME = {tr: "".join(b.value for b in tr) for tr in _TRIPLES}
 _READINGS = [*READINGS, {"topic": "谁遇", **Q_WHOM.to_dict()}]
 _SHI_XING = Q_SHI_XING.to_dict()
@@ -475,9 +92,9 @@ _TEXT_XING = (Q_LAW, Q_NOT_THREE)
 _TEXT_FULL = (Q_NAMES, Q_LAW)
 
 
-def sanxing(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
+def sanxing(chart: Chart, use: Use | None = None, scope: RuleContext | None = None) -> tuple[Finding, ...]:
     """三刑 on each target: 真刑 / 刑冲并见 / 刑 (holding), 我刑彼 (a near miss), and 三刑全."""
-    sc = scope if scope is not None else Scope(chart, use)
+    sc = scope if scope is not None else RuleContext(chart, use)
     out: list[Finding] = []
     for tm, relative, hits, notes, head in sc.per_target:
         bi = tm[0].index
@@ -491,10 +108,12 @@ def sanxing(chart: Chart, use: Use | None = None, scope: Scope | None = None) ->
 
 
 _AS_XING, _AS_CHONG, _AS_XINGCHONG, _AS_SHOUXING = as_role("刑"), as_role("冲"), as_role("刑冲"), as_role("受刑")
-_XING_REASON = {role: reason("{source}{branch}刑" + role) for role in _ROLES}  # by the target's role
+_XING_REASON: dict[str | None, Callable[[Actor], str]] = {role: reason("{source}{branch}刑" + role) for role in _ROLES}  # by the target's role
 
 
-def _xing_on(sc: Scope, tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...], bi: int) -> Finding:
+def _xing_on(
+    sc: RuleContext, tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Actor, ...]], notes: tuple[str, ...], bi: int
+) -> Finding:
     b, _source, position, role = tm
     xb = _XING_BY[bi]
     xing_by = hits.get(xb)
@@ -516,11 +135,12 @@ def _xing_on(sc: Scope, tm: Member, relative: Relative, head: _Head, hits: dict[
             )
         )
     reasons = (*map(_XING_REASON[role], xing_by),)
-    mask = 1 << position  # the finding's lines (lines_of inlined)
+    mask = BIT[position]  # the finding's lines (lines_of inlined)
     for a in xing_by:
         mask |= BIT[a[2]]
     ob = _OPPOSITE[bi]
     if xb is ob:  # one source both 刑 and 冲 (申→寅, 未→丑): 真刑
+        text: tuple[Quote, ...]
         kind, text, weight = "真刑", _TEXT_ZHEN, "重"
         members = (tm, *map(_AS_XINGCHONG, xing_by))
         reasons += ("刑而兼冲",)
@@ -588,13 +208,15 @@ def _shi_danger_in(h: Hexagram) -> tuple[dict[str, str], ...]:
     return tuple(out)
 
 
-def _full(tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Act, ...]], notes: tuple[str, ...]) -> Finding:
+def _full(tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Actor, ...]], notes: tuple[str, ...]) -> Finding:
     """三刑全: the target and the other two of 寅巳申 (or 丑戌未) among the sources acting on it."""
     b = tm[0]
     bi = b.index
-    o1, o2 = _TRIPLE_OTHERS[bi]
+    triple, others = _TRIPLE_OF[bi], _TRIPLE_OTHERS[bi]
+    assert triple is not None and others is not None  # called for a branch of 寅巳申 or 丑戌未 only
+    o1, o2 = others
     found = hits[o1] + hits[o2]
-    name = _TRIPLE_NAME[_TRIPLE_OF[bi]]
+    name = _TRIPLE_NAME[triple]
     return new_finding(
         (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
@@ -620,10 +242,10 @@ _HOLDER_WORD = {_RI: "入日墓", _YUE: "入月墓", _DONG: "入动墓", _BIAN: 
 _TOMBS = {school: tuple(tomb(b.element, school) for b in BRANCHES) for school in EarthSchool}
 
 
-def mukai(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
+def mukai(chart: Chart, use: Use | None = None, scope: RuleContext | None = None) -> tuple[Finding, ...]:
     """墓开 on each target: its 墓 standing as 日, 月, a moving line or its own 变爻, tested against
     the sources acting on that 墓: 刑 → 墓开 (轻), 刑而兼冲 → 墓开 (重), 冲 → 冲开, neither → 墓闭."""
-    sc = scope if scope is not None else Scope(chart, use)
+    sc = scope if scope is not None else RuleContext(chart, use)
     out: list[Finding] = []
     tombs = _TOMBS[chart.school]
     for tm, relative, hits, notes, head in sc.per_target:
@@ -640,7 +262,7 @@ _AS_MU = as_role("墓")
 _MU_XING, _MU_CHONG = reason("{source}{branch}刑墓"), reason("{source}{branch}冲墓")
 
 
-def _mu(tm: Member, relative: Relative, head: _Head, h: Act, mu: Branch, sc: Scope, notes: tuple[str, ...]) -> Finding:
+def _mu(tm: Member, relative: Relative, head: _Head, h: Actor, mu: Branch, sc: RuleContext, notes: tuple[str, ...]) -> Finding:
     # What may open the 墓: 日, 月 and the moving lines (not the 墓 itself, not the target line),
     # and the 墓's own 变爻 when the 墓 is a moving line — a 变爻 acts on its own line only.
     b, source, position, _role = tm
@@ -650,9 +272,9 @@ def _mu(tm: Member, relative: Relative, head: _Head, h: Act, mu: Branch, sc: Sco
     base_hits = sc.base_hits
     # loops, not comprehensions (a comprehension is a frame); with the lines as bits on the way
     hp = h[2]
-    mask = 1 << position | (1 << hp if hp is not None else 0)
-    xing_by: list[Act] = []
-    chong_by: list[Act] = []
+    mask = BIT[position] | BIT[hp]
+    xing_by: list[Actor] = []
+    chong_by: list[Actor] = []
     for branch, acts in ((xb, xing_by), (ob, chong_by)):  # in this frame, not a helper's
         by = base_hits.get(branch)
         if by is not None:
@@ -662,15 +284,15 @@ def _mu(tm: Member, relative: Relative, head: _Head, h: Act, mu: Branch, sc: Sco
                     acts.append(a)
                     if p is not None:
                         mask |= 1 << p
-    if h[1] is _DONG:
+    if h[1] is _DONG and hp is not None:
         ch = sc.changes[hp]
         if ch is not None:
             if ch[0] is xb:
                 xing_by.append(ch)
-                mask |= 1 << hp
+                mask |= BIT[hp]
             if ch[0] is ob:
                 chong_by.append(ch)
-                mask |= 1 << hp
+                mask |= BIT[hp]
     text: tuple[Quote, ...]
     word = _HOLDER_WORD[h[1]]
     if xing_by or chong_by:
@@ -729,4 +351,4 @@ _TEXT_MU_CHONG = (Q_MU_KEY,)
 _TEXT_MU_SHUT = (Q_MU, Q_MU_KEY)
 
 
-__all__ = ["RULE", "RULE_MU", "READINGS", "Act", "Scope", "Target", "mukai", "sanxing", "targets"]
+__all__ = ["READINGS", "RULE", "RULE_MU", "mukai", "sanxing"]

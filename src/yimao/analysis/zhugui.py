@@ -8,15 +8,13 @@ A 官鬼 always 克 the palace element, so a 鬼 克世 exactly when the 世 is 
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-from yimao.analysis.finding import MEMBERS as _M
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding, reading
-from yimao.analysis.xing import Scope
+from yimao.analysis.context import RuleContext
+from yimao.analysis.finding import Finding, Member, reading
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import Branch, EarthSchool, Element, GanZhi, Vigour, changsheng, is_true_changsheng
-from yimao.hexagram import Hexagram, Relative
+from yimao.ganzhi import Branch, Element, GanZhi, changsheng, is_true_changsheng
+from yimao.hexagram import Relative
 from yimao.texts import Quote, quote
 
 RULE = "助鬼伤身"
@@ -89,187 +87,141 @@ _REASON_TEXT: dict[str, tuple[Quote, ...]] = {
 _POSITION_REASONS = ("长生临岁", "长生临月", "长生临动爻", "长生临变爻")
 
 
-def _elsewhere(chart: Chart, cs: Branch, month: Branch | None) -> tuple[tuple[str, Member | None], ...]:
-    """Where the 长生 stands other than the day: 岁, 月, a moving line, a 变爻 (临于岁月动变之位者则非)."""
-    out: list[tuple[str, Member | None]] = []
-    y = chart.pillars.year
-    if (y.branch if y.__class__ is GanZhi else y) is cs:
-        out.append(("长生临岁", None))  # the year is no Source of the chart: a reason, not a member
-    if month is cs:
-        out.append(("长生临月", _M[(cs, Source.YUE, None, "长生")]))
-    for cl in chart.lines:
-        if cl.moving and cl.line.branch is cs:
-            out.append(("长生临动爻", _M[(cs, Source.DONGYAO, cl.line.position, "长生")]))
-        if cl.changed is not None and cl.changed.branch is cs:
-            out.append(("长生临变爻", _M[(cs, Source.BIANYAO, cl.line.position, "长生")]))
-    return tuple(out)
-
-
-def _shared_checks(chart: Chart, ghost: _Ghost, shi: ChartLine, day: Branch | None, month: Branch | None):
-    """The checks of docs/rules.md §1, step 2 that every 鬼 passes or fails alike, as they all have the element
-    that 克 the palace: (score, failing reasons, informative, extra members)."""
-    e, cs, true, _cs_value, e_overcomes, e_generated_by = ghost
-    ke = e_overcomes is shi.line.branch.element
-    reasons: list[str] = []
-    extra: list[Member] = []
-    score = 0
-    if ke:
-        score += 1
-    else:
-        reasons.append("鬼不克世")
-    if day is None:
-        reasons.append(_NO_DAY)
-        return score, reasons, ke, extra
-    if day is cs:
-        score += 1
-        if true:
-            score += 1
-        else:
-            reasons.append("非真生")
-        informative = ke or true
-    else:
-        sheng = day.element is e_generated_by
-        reasons.append("日生而非长生" if sheng else "日非长生")
-        where = _elsewhere(chart, cs, month)
-        for label, member in where:
-            if label not in reasons:
-                reasons.append(label)
-            if member is not None:
-                extra.append(member)
-        informative = ke and (sheng or bool(where))
-    return score, reasons, informative, extra
-
-
-# The palace's 官鬼 (the element that 克 the palace) and its 长生: (element, 长生, 真生?, the 长生's
-# name, the element the 鬼 克, the element that 生 the 鬼).
-_Ghost = tuple[Element, Branch, bool, str, Element, Element]
-
-
-class _Ghosts(dict):
-    """The _Ghost of each palace element, in one school (five keys)."""
-
-    __slots__ = ("school",)
-
-    def __init__(self, school: EarthSchool) -> None:
-        super().__init__()
-        self.school = school
-
-    def __missing__(self, palace: Element) -> _Ghost:
-        e = palace.overcome_by
-        cs = changsheng(e, self.school)
-        ghost = self[palace] = (e, cs, is_true_changsheng(e, self.school), cs._value_, e.overcomes, e.generated_by)
-        return ghost
-
-
-_GHOSTS = {school: _Ghosts(school) for school in EarthSchool}  # [school][palace]
-
-
-_STRONG = frozenset(v for v in Vigour if v.strong)  # 旺 and 相
-
-
-@cache
-def _ghost_positions(h: Hexagram) -> tuple[int, ...]:
-    """The positions of a hexagram's 官鬼 lines but the 世 (a 鬼 on the 世 does not 克 it)."""
-    shi = h.generation.shi
-    return tuple(ln.position for ln in h.lines if ln.relative is Relative.GUANGUI and ln.position != shi)
-
-
-class _HexagramGhosts(dict):
-    """Per hexagram (64 keys): the indices of its 官鬼 lines but the 世 (see _ghost_positions),
-    and whether its 世 is 兄弟 (the only 世 a 鬼 克)."""
-
-    __slots__ = ()
-
-    def __missing__(self, h: Hexagram) -> tuple[tuple[int, ...], bool]:
-        v = self[h] = (tuple(p - 1 for p in _ghost_positions(h)), h.lines[h.shi - 1].relative is Relative.XIONGDI)
-        return v
-
-
-_HEXAGRAM_GHOSTS = _HexagramGhosts()
-# The 鬼's 长生 when it is a true one (真生), else None, by [school][palace element].
-_TRUE_CS = {
-    school: {e: (changsheng(e.overcome_by, school) if is_true_changsheng(e.overcome_by, school) else None) for e in Element} for school in EarthSchool
-}
-
-
-def zhugui(chart: Chart, use: Use | None = None, scope: Scope | None = None) -> tuple[Finding, ...]:
-    """助鬼伤身 on the chart: one finding (holding, or the best informative near miss), or none."""
-    sc = scope if scope is not None else Scope(chart, use)
-    shi = sc.shi
-    day = sc.day
-    at, shi_xiongdi = _HEXAGRAM_GHOSTS[chart.cast.hexagram]
-    if not at:
+def zhugui(chart: Chart, use: Use | None = None, context: RuleContext | None = None) -> tuple[Finding, ...]:
+    """助鬼伤身 on the chart: one finding (holding, or the near miss that failed least), or none."""
+    ctx = context if context is not None else RuleContext(chart, use)
+    shi, day = ctx.shi, ctx.day
+    ghosts = _candidates(chart)
+    if not ghosts:
         return ()
-    # 鬼不克世 (the 世 is not 兄弟): worth a word only when the day is the 鬼's true 长生 (it got that far)
-    if not shi_xiongdi and (day is None or day is not _TRUE_CS[chart.school][sc.palace]):
-        return ()
-    ghosts = [*map(chart.lines.__getitem__, at)]  # a map, not a comprehension (a frame)
-    ghost = _GHOSTS[chart.school][sc.palace]
-    # What every 鬼 passes or fails alike (they share the element that 克 the palace), then each
-    # one's own 空 and 破 (not judged without a day): a 鬼 qualifies when nothing fails.
-    score, shared, informative, extra = _shared_checks(chart, ghost, shi, day, sc.month)
+    element = ctx.palace.overcome_by  # the 鬼's element: what 克 the palace
+    cs = changsheng(element, chart.school)
+    true = is_true_changsheng(element, chart.school)
+    # 以世爻受鬼克: a 鬼 克 the 世 exactly when the 世 is 兄弟
+    ke = element.overcomes is shi.line.branch.element
+    if not ke and not (true and day is cs):
+        return ()  # 鬼不克世 is worth a word only when the day is the 鬼's true 长生
+
+    shared, extra, informative = _shared_checks(chart, ctx, element, ke)
     if shared and not informative:
         return ()  # no 鬼 qualifies, and the near miss is not worth a word
-    own: list[tuple[str, ...]] = []
-    if day is not None:
-        for g in ghosts:
-            k = g.day is not None and g.day.kong
-            b = g.month is not None and g.month.po
-            own.append(("鬼空", "鬼破") if k and b else ("鬼空",) if k else ("鬼破",) if b else ())
-    else:
-        own = [()] * len(ghosts)
-    shi_strong = shi.month is not None and shi.month.vigour in _STRONG
-    notes: list[str] = []
-    if sc.stemless:
-        notes.append(_NO_STEM)
-    if sc.month is None:
-        notes.append(_NO_MONTH)
 
-    if not shared:
-        qualifying = [g for g, r in zip(ghosts, own) if not r]
-        if qualifying:
-            return (_finding(chart, qualifying, shi, day, use, shi_strong, notes),)
+    # Each 鬼's own: 然官鬼遇空破者弗能伤 (not judged without a day)
+    own = [_empty_or_broken(g) if day is not None else () for g in ghosts]
+    # 世爻逢旺相者弗能伤 (by the month)
+    shi_strong = shi.month is not None and shi.month.vigour.strong
+    notes = [note for note, missing in ((_NO_STEM, ctx.stemless), (_NO_MONTH, ctx.month is None)) if missing]
 
-    # The best informative near miss: the 鬼 that fail least (each fails its own checks on top
-    # of the shared ones), with the reasons of all of them, each once.
-    if not informative:
-        return ()
+    qualifying = [g for g, r in zip(ghosts, own) if not r]
+    if not shared and qualifying and day is not None:
+        return (_holding(chart, use, shi, qualifying, day, shi_strong, notes),)
+
+    return (_near_miss(chart, shi, day, element, ghosts, own, shared, shi_strong, extra, notes),)
+
+
+def _near_miss(
+    chart: Chart,
+    shi: ChartLine,
+    day: Branch | None,
+    element: Element,
+    ghosts: list[ChartLine],
+    own: list[tuple[str, ...]],
+    shared: list[str],
+    shi_strong: bool,
+    extra: list[Member],
+    notes: list[str],
+) -> Finding:
+    """The near miss: the 鬼 that fail least, with the reasons of all of them, each once."""
     fewest = min(map(len, own))
     gs = [g for g, r in zip(ghosts, own) if len(r) == fewest]
     reasons = list(shared)
     for r in own:
         if len(r) == fewest:
-            for t in r:
-                if t not in reasons:
-                    reasons.append(t)
+            reasons += [x for x in r if x not in reasons]
     if shi_strong and "鬼不克世" not in reasons:
         reasons.append("世旺相")
-    e, _cs, true, cs_value, _o, _g = ghost
-    return (
-        new_finding(
-            (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-                RULE,
-                False,
-                None,
-                e,
-                Relative.GUANGUI,
-                _lines(gs, shi),
-                _members(gs, shi, day) + tuple(extra),
-                tuple(reasons) + tuple(notes),
-                _text_of(tuple(reasons)),
-                {
-                    "changsheng": cs_value,
-                    "true_changsheng": true,
-                    "ghosts": [_ghost(g) for g in gs],
-                    "shi": _shi(shi),
-                },
-            )
-        ),
+    return Finding(
+        RULE,
+        False,
+        None,
+        element,
+        Relative.GUANGUI,
+        _lines(gs, shi),
+        _members(gs, shi, day) + tuple(extra),
+        (*reasons, *notes),
+        _text_of(reasons),
+        {
+            "changsheng": changsheng(element, chart.school).value,
+            "true_changsheng": is_true_changsheng(element, chart.school),
+            "ghosts": [_ghost(g) for g in gs],
+            "shi": _shi(shi),
+        },
     )
 
 
-@cache
-def _text_of(reasons: tuple[str, ...]) -> tuple[Quote, ...]:
+def _shared_checks(chart: Chart, ctx: RuleContext, element: Element, ke: bool) -> tuple[list[str], list[Member], bool]:
+    """What every 鬼 passes or fails alike (they share the element), in the text's order: the
+    reasons it fails, where its 长生 stands instead of the day (as members), and whether the
+    near miss is worth a word."""
+    day = ctx.day
+    cs = changsheng(element, chart.school)
+    shared: list[str] = []
+    extra: list[Member] = []
+    if not ke:
+        shared.append("鬼不克世")
+    if day is None:
+        shared.append(_NO_DAY)
+        return shared, extra, ke
+    if day is cs:  # 而鬼长生于日
+        true = is_true_changsheng(element, chart.school)
+        if not true:  # 虽长生于日，而巳日之巽，申日之革则非
+            shared.append("非真生")
+        return shared, extra, ke or true
+    # 虽曰助鬼，而午日之坎，酉日之离则非: the day only 生 the 鬼
+    sheng = day.element is element.generated_by
+    shared.append("日生而非长生" if sheng else "日非长生")
+    # 虽曰长生，临于岁月动变之位者则非
+    elsewhere = _elsewhere(chart, cs, ctx.month)
+    for label, member in elsewhere:
+        if label not in shared:
+            shared.append(label)
+        if member is not None:
+            extra.append(member)
+    return shared, extra, ke and (sheng or bool(elsewhere))
+
+
+def _candidates(chart: Chart) -> list[ChartLine]:
+    """Every visible 官鬼 but the 世 (a 鬼 on the 世 does not 克 it)."""
+    return [cl for cl in chart.lines if cl.line.relative is Relative.GUANGUI and not cl.shi]
+
+
+def _empty_or_broken(g: ChartLine) -> tuple[str, ...]:
+    """官鬼遇空破: a 鬼's own 旬空 and 月破."""
+    out = []
+    if g.day is not None and g.day.kong:
+        out.append("鬼空")
+    if g.month is not None and g.month.po:
+        out.append("鬼破")
+    return tuple(out)
+
+
+def _elsewhere(chart: Chart, cs: Branch, month: Branch | None) -> list[tuple[str, Member | None]]:
+    """Where the 长生 stands other than the day: 岁, 月, a moving line, a 变爻 (临于岁月动变之位者则非)."""
+    out: list[tuple[str, Member | None]] = []
+    year = chart.pillars.year
+    if (year.branch if isinstance(year, GanZhi) else year) is cs:
+        out.append(("长生临岁", None))  # the year is no Source of the chart: a reason, not a member
+    if month is cs:
+        out.append(("长生临月", Member(cs, Source.YUE, None, "长生")))
+    for cl in chart.lines:
+        if cl.moving and cl.line.branch is cs:
+            out.append(("长生临动爻", Member(cs, Source.DONGYAO, cl.line.position, "长生")))
+        if cl.changed is not None and cl.changed.branch is cs:
+            out.append(("长生临变爻", Member(cs, Source.BIANYAO, cl.line.position, "长生")))
+    return out
+
+
+def _text_of(reasons: list[str]) -> tuple[Quote, ...]:
     """The sentences that make `reasons` the reasons of a near miss, each once, in order."""
     text: list[Quote] = []
     for r in reasons:
@@ -279,40 +231,18 @@ def _text_of(reasons: tuple[str, ...]) -> tuple[Quote, ...]:
     return tuple(text)
 
 
-def _finding(
-    chart: Chart,
-    qualifying: list[ChartLine],
-    shi: ChartLine,
-    day: Branch,
-    use: Use | None,
-    shi_strong: bool,
-    notes: list[str],
-) -> Finding:
-    e = qualifying[0].element
+def _holding(chart: Chart, use: Use | None, shi: ChartLine, qualifying: list[ChartLine], day: Branch, shi_strong: bool, notes: list[str]) -> Finding:
     members = _members(qualifying, shi, day)
     lines = _lines(qualifying, shi)
-    base = {"changsheng": day._value_, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
-    if shi_strong:
-        # 弗能伤: everything else holds, the 世 is 旺相 in the month.
-        return new_finding(
-            (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-                RULE,
-                False,
-                None,
-                e,
-                Relative.GUANGUI,
-                lines,
-                members,
-                ("世旺相", *notes),
-                (Q_DEF, Q_SHI_EXEMPT),
-                base,
-            )
-        )
+    base = {"changsheng": day.value, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
+    element = qualifying[0].element
+    if shi_strong:  # 世爻逢旺相者弗能伤: everything else holds
+        return Finding(RULE, False, None, element, Relative.GUANGUI, lines, members, ("世旺相", *notes), (Q_DEF, Q_SHI_EXEMPT), base)
     verdict, verdict_text = _verdict(chart, use)
     spirits = []
-    for g in qualifying:
-        if g.spirit is not None and g.spirit._value_ in _SPIRIT_READING:
-            spirits.append({"position": g.position, "spirit": g.spirit._value_, "reading": _SPIRIT_READING[g.spirit._value_]})
+    for g in qualifying:  # 鬼临雀起非，临武被劫，临虎见丧，临蛇而惊
+        if g.spirit is not None and g.spirit.value in _SPIRIT_READING:
+            spirits.append({"position": g.line.position, "spirit": g.spirit.value, "reading": _SPIRIT_READING[g.spirit.value]})
     details: dict[str, Any] = {
         **base,
         "use": use.spec if use is not None else None,
@@ -324,19 +254,17 @@ def _finding(
     if spirits:
         details["spirits"] = spirits
         details["spirit_text"] = Q_SPIRIT.to_dict()
-    return new_finding(
-        (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-            RULE,
-            True,
-            None,
-            e,
-            Relative.GUANGUI,
-            lines,
-            members,
-            ("鬼克世", "鬼长生于日", "真生", *notes),
-            (Q_DEF, Q_EXAMPLES, Q_SEVERITY),
-            details,
-        )
+    return Finding(
+        RULE,
+        True,
+        None,
+        element,
+        Relative.GUANGUI,
+        lines,
+        members,
+        ("鬼克世", "鬼长生于日", "真生", *notes),
+        (Q_DEF, Q_EXAMPLES, Q_SEVERITY),
+        details,
     )
 
 
@@ -354,38 +282,36 @@ def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:
 def _members(ghosts: list[ChartLine], shi: ChartLine, day: Branch | None) -> tuple[Member, ...]:
     out = []
     if day is not None:
-        out.append(_M[(day, Source.RI, None, "日")])
+        out.append(Member(day, Source.RI, None, "日"))
     for g in (*ghosts, shi):
         ln = g.line
-        out.append(_M[(ln.branch, Source.DONGYAO if g.moving else Source.JINGYAO, ln.position, "世" if g is shi else "鬼")])
+        out.append(Member(ln.branch, Source.DONGYAO if g.moving else Source.JINGYAO, ln.position, "世" if g is shi else "鬼"))
     return tuple(out)
 
 
 def _lines(ghosts: list[ChartLine], shi: ChartLine) -> tuple[int, ...]:
-    mask = 1 << shi.line.position
-    for g in ghosts:
-        mask |= 1 << g.line.position
-    return lines_in(mask)
+    """The finding's lines: the 鬼 and the 世, in order."""
+    return tuple(sorted([shi.line.position, *[g.line.position for g in ghosts]]))
 
 
 def _ghost(g: ChartLine) -> dict[str, Any]:
     v = g.month.vigour if g.month is not None else None
     return {
         "position": g.line.position,
-        "branch": g.line.branch._value_,
+        "branch": g.line.branch.value,
         "moving": g.moving,
-        "vigour": v._value_ if v is not None else None,
+        "vigour": v.value if v is not None else None,
         "speed": "动速" if g.moving else "静迟",  # 静迟动速
-        "size": None if v is None else ("旺大" if v in _STRONG else "衰小"),  # 旺大衰小
+        "size": None if v is None else ("旺大" if v.strong else "衰小"),  # 旺大衰小
     }
 
 
 def _shi(shi: ChartLine) -> dict[str, Any]:
     return {
         "position": shi.line.position,
-        "branch": shi.line.branch._value_,
-        "vigour": shi.month.vigour._value_ if shi.month is not None else None,
+        "branch": shi.line.branch.value,
+        "vigour": shi.month.vigour.value if shi.month is not None else None,
     }
 
 
-__all__ = ["RULE", "READINGS", "zhugui"]
+__all__ = ["READINGS", "RULE", "zhugui"]
