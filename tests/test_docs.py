@@ -117,3 +117,6 @@ def test_readme_is_a_users_page():
     # the quick start is two commands: one installs and casts, one installs and runs the tests
     quick = text.split("## Quick start", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0].strip().splitlines()
     assert len(quick) == 2 and "yimao cast" in quick[0] and "pytest" in quick[1]
+    # and the second is what CI runs, type and style checks included
+    assert quick[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert all(check in quick[1] for check in ("mypy src", "ruff check", "ruff format --check"))
