@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 
 from yimao.analysis import juhui as juhui_module
+from yimao.analysis.context import RuleContext, targets
 from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, TEXT_DICTS, Member
 from yimao.analysis.hai import liuhai_findings
 from yimao.analysis.juhui import ROLES, juhui
 from yimao.analysis.run import analyse
-from yimao.analysis.context import RuleContext, targets
 from yimao.analysis.xing import mukai, sanxing
 from yimao.analysis.zhugui import zhugui
 from yimao.chart import Source, build_chart, resolve_use

@@ -8,13 +8,14 @@ A 官鬼 always 克 the palace element, so a 鬼 克世 exactly when the 世 is 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from yimao.analysis.context import RuleContext
 from yimao.analysis.finding import Finding, Member, reading
 from yimao.chart import Chart, ChartLine, Source, Use
-from yimao.ganzhi import Branch, Element, GanZhi, changsheng, is_true_changsheng
-from yimao.hexagram import Relative
+from yimao.ganzhi import Branch, EarthSchool, Element, GanZhi, changsheng, is_true_changsheng
+from yimao.hexagram import Hexagram, Relative
 from yimao.texts import Quote, quote
 
 RULE = "助鬼伤身"
@@ -91,16 +92,15 @@ def zhugui(chart: Chart, use: Use | None = None, context: RuleContext | None = N
     """助鬼伤身 on the chart: one finding (holding, or the near miss that failed least), or none."""
     ctx = context if context is not None else RuleContext(chart, use)
     shi, day = ctx.shi, ctx.day
-    ghosts = _candidates(chart)
-    if not ghosts:
+    positions = candidates(chart.cast.hexagram)
+    if not positions:
         return ()
-    element = ctx.palace.overcome_by  # the 鬼's element: what 克 the palace
-    cs = changsheng(element, chart.school)
-    true = is_true_changsheng(element, chart.school)
+    element, cs, true = palace_ghost(ctx.palace, chart.school)
     # 以世爻受鬼克: a 鬼 克 the 世 exactly when the 世 is 兄弟
     ke = element.overcomes is shi.line.branch.element
     if not ke and not (true and day is cs):
         return ()  # 鬼不克世 is worth a word only when the day is the 鬼's true 长生
+    ghosts = [chart.lines[p - 1] for p in positions]
 
     shared, extra, informative = _shared_checks(chart, ctx, element, ke)
     if shared and not informative:
@@ -164,7 +164,7 @@ def _shared_checks(chart: Chart, ctx: RuleContext, element: Element, ke: bool) -
     reasons it fails, where its 长生 stands instead of the day (as members), and whether the
     near miss is worth a word."""
     day = ctx.day
-    cs = changsheng(element, chart.school)
+    _element, cs, true = palace_ghost(ctx.palace, chart.school)
     shared: list[str] = []
     extra: list[Member] = []
     if not ke:
@@ -173,7 +173,6 @@ def _shared_checks(chart: Chart, ctx: RuleContext, element: Element, ke: bool) -
         shared.append(_NO_DAY)
         return shared, extra, ke
     if day is cs:  # 而鬼长生于日
-        true = is_true_changsheng(element, chart.school)
         if not true:  # 虽长生于日，而巳日之巽，申日之革则非
             shared.append("非真生")
         return shared, extra, ke or true
@@ -190,9 +189,17 @@ def _shared_checks(chart: Chart, ctx: RuleContext, element: Element, ke: bool) -
     return shared, extra, ke and (sheng or bool(elsewhere))
 
 
-def _candidates(chart: Chart) -> list[ChartLine]:
-    """Every visible 官鬼 but the 世 (a 鬼 on the 世 does not 克 it)."""
-    return [cl for cl in chart.lines if cl.line.relative is Relative.GUANGUI and not cl.shi]
+@cache  # 64 answers
+def candidates(h: Hexagram) -> tuple[int, ...]:
+    """The positions of every visible 官鬼 but the 世 (a 鬼 on the 世 does not 克 it)."""
+    return tuple([ln.position for ln in h.lines if ln.relative is Relative.GUANGUI and ln.position != h.shi])
+
+
+@cache  # 5 palace elements × 2 schools
+def palace_ghost(palace: Element, school: EarthSchool) -> tuple[Element, Branch, bool]:
+    """The 官鬼 of a palace: its element (what 克 the palace), its 长生, and whether that is a 真生."""
+    element = palace.overcome_by
+    return element, changsheng(element, school), is_true_changsheng(element, school)
 
 
 def _empty_or_broken(g: ChartLine) -> tuple[str, ...]:
