@@ -118,7 +118,7 @@ def _complete_star(incomplete: str) -> list[str]:
 def _complete_topic(incomplete: str) -> list[str]:
     from yimao.stars.catalogue import catalogue
 
-    return sorted({t for star in catalogue().stars for t in star.topics if t.startswith(incomplete)})
+    return sorted(t for t in catalogue().topics if t.startswith(incomplete))
 
 
 SHELLS = ("bash", "zsh", "fish", "powershell")
@@ -320,7 +320,7 @@ def cast(
     ] = None,
     topic: Annotated[
         str | None,
-        typer.Option("--topic", autocompletion=_complete_topic, help="The kind of question (婚姻, 出行, 疾病 …): keeps the stars of that kind."),
+        typer.Option("--topic", autocompletion=_complete_topic, help="The kind of question (婚姻, 出行, 投军 …): its stars and readings."),
     ] = None,
     explain: Annotated[
         bool,

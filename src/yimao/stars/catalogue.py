@@ -19,7 +19,7 @@ from unicodedata import east_asian_width
 from yimao.errors import CatalogueError, UnknownNameError, closest, name_too_long, shown, too_long_to_be_a_name
 from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi
 from yimao.hanzi import to_simplified, to_traditional
-from yimao.stars.topics import TOPIC_WORDS
+from yimao.stars.topics import RULE_TOPICS, TOPIC_WORDS
 from yimao.texts import Quote, quote
 
 BASES = ("month", "season", "month_sanhe", "day_stem", "day_ganzhi", "year_branch", "month_hour", "year_month", "none")
@@ -279,7 +279,7 @@ class Catalogue(NamedTuple):
         return tuple(dict.fromkeys(hits))[:8] or ("天医", "天德", "驿马")
 
     def topic(self, text: str) -> str:
-        """A topic (the kind of question stars are kept for), in simplified or traditional
+        """A topic (the kind of question stars are kept for and rules read by), in simplified or traditional
         characters, or an everyday word for one (官司 → 词讼, `topics.TOPIC_WORDS`); an error with
         the nearest topics (`财` → 求财), or naming them all when none is near."""
         t = text.strip()
@@ -563,6 +563,7 @@ def catalogue() -> Catalogue:
             )
         )
     topics = tuple(dict.fromkeys(t for s in stars for t in s.topics))
+    topics += tuple(t for t in RULE_TOPICS if t not in topics)  # the rules' matters the stars lack
     names = tuple(
         FixedName(d["name"], d["traditional"], tuple(d["aliases"]), d["group"], d["position"], d["rule"], quotes(d["quotes"]), tuple(d["notes"]))
         for d in shipped["names"]

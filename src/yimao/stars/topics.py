@@ -6,6 +6,10 @@ is read as one of the book's topics; the passage and words after it are where th
 that topic (original or rendering; a test checks they are in that passage of the shipped text).
 A word the book has no topic for is read as the nearest one, and marked so: the command says so
 on stderr.
+
+The topics are the stars' and, after them, the matters the rules read by that the stars lack
+(`RULE_TOPICS`: 助鬼伤身 by matter in 6.03-6.04, who meets a 刑 in 6.10; docs/rules.md §6). The
+book's own words for those matters (讼, 师, 女占夫, 昧事 …) are read as their topics too.
 """
 
 from __future__ import annotations
@@ -62,6 +66,45 @@ TOPIC_WORDS: dict[str, TopicWord] = {
     **dict.fromkeys(("命运", "运势", "一生", "终身"), _T("身命", "6.03", "占身命者认祸为福")),
     # 岁时
     **dict.fromkeys(("流年", "年运", "今年"), _T("岁时", "6.14", "唯岁时身命之占用之")),
+    # the book's own words for the matters of its rules (6.03, 6.04, 6.10)
+    **dict.fromkeys(("国", "国占"), _T("国事", "6.03", "国占")),
+    **dict.fromkeys(("师", "师占"), _T("军事", "6.03", "师占")),
+    "占家": _T("家宅", "6.03", "占家者"),
+    "娶妇": _T("男娶", "6.03", "娶妇则主妇不贤"),
+    "娶妻": _T("男娶", "6.10", "男子娶妻"),
+    "女占夫": _T("女嫁", "6.03", "若女占夫而官星为用者"),
+    **dict.fromkeys(("占官", "宦"), _T("功名", "6.03", "占官骤升")),
+    "占武": _T("武职", "6.03", "占武即发"),
+    **dict.fromkeys(("讼", "占讼"), _T("词讼", "6.04", "占讼有重责之忧")),
+    "占失": _T("失物", "6.04", "占失有再偷之虑"),
+    **dict.fromkeys(("昧事", "昧事修方"), _T("修方", "6.04", "昧事修方")),
+    **dict.fromkeys(("离尘", "修戒", "离尘修戒"), _T("出家", "6.04", "离尘修戒")),
+    **dict.fromkeys(("参房", "公役参房"), _T("公役", "6.04", "公役参房")),
+    "占监狱": _T("刑狱", "6.04", "占监狱"),
+    "病": _T("疾病", "6.10", "病防带疾"),
+    "占怪": _T("怪异", "6.04", "占怪怪真"),
+    "占梦": _T("梦兆", "6.04", "占梦梦实"),
+}
+
+# The matters of 6.03, 6.04 and 6.10 that the stars' topics lack, with what each is: topics too.
+RULE_TOPICS: dict[str, str] = {
+    "国事": "国占: the state's affairs",
+    "军事": "师占: a campaign, an army",
+    "男娶": "娶妇, 男娶: a man taking a wife",
+    "女嫁": "女占夫, 女嫁: a woman and her husband",
+    "收仆": "收仆: taking a servant",
+    "武职": "占武: a military post",
+    "投军": "投军: enlisting",
+    "脱役": "脱役: escaping conscript service",
+    "修方": "昧事修方: building toward a direction",
+    "出家": "离尘修戒: leaving the world, taking vows",
+    "公役": "公役参房: serving at a yamen",
+    "奉神": "奉神: serving a god",
+    "安灵": "安灵: laying a spirit to rest",
+    "怪异": "占怪: a portent",
+    "梦兆": "占梦: a dream",
+    "避祸": "避祸: avoiding a disaster",
+    "防害": "防害: guarding against harm",
 }
 
 
