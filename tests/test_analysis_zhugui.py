@@ -131,7 +131,7 @@ def test_reading_by_use(use, verdict):
     (f,) = zhugui(chart, u)
     assert f.holds and f.details["verdict"] == verdict
     topics = {r["topic"] for r in f.details["readings"]}
-    assert {"身命", "婚姻", "官", "讼", "疾病"} <= topics
+    assert {"身命", "男娶", "功名", "词讼", "疾病", "投军", "避祸"} <= topics
     assert f.details["severity"]["original"].startswith("静迟动速")
 
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from yimao.analysis.by_topic import TARGETS, XING, ZHUGUI, side, targets, xing_reading, zhugui_reading
+from yimao.analysis.by_topic import TARGETS, XING, ZHUGUI, side, topic_targets, xing_reading, zhugui_reading
 from yimao.errors import UnknownNameError
 from yimao.stars.catalogue import catalogue
 from yimao.stars.topics import RULE_TOPICS, TOPIC_WORDS
@@ -108,13 +108,13 @@ def test_marriage_is_the_mans_unless_the_use_is_guangui():
 
 def test_who_meets_a_xing_or_a_hai_by_topic():
     # 「身命，谓世及用爻遇之，男娶谓财、女嫁谓官遇之」
-    assert targets("男娶").relative == "妻财" and targets("男娶").role == "财"
-    assert targets("女嫁").relative == "官鬼" and targets("女嫁").role == "官"
-    assert targets("婚姻", "官鬼").relative == "官鬼"
-    assert targets("婚姻").relative == "妻财"
-    assert targets("身命").relative is None and targets("身命").topic == "身命"
+    assert topic_targets("男娶").relative == "妻财" and topic_targets("男娶").role == "财"
+    assert topic_targets("女嫁").relative == "官鬼" and topic_targets("女嫁").role == "官"
+    assert topic_targets("婚姻", "官鬼").relative == "官鬼"
+    assert topic_targets("婚姻").relative == "妻财"
+    assert topic_targets("身命").relative is None and topic_targets("身命").topic == "身命"
     for t in ("疾病", "出行", "词讼", None):
-        assert targets(t) == targets(None) and targets(t).relative is None and targets(t).topic is None
+        assert topic_targets(t) == topic_targets(None) and topic_targets(t).relative is None and topic_targets(t).topic is None
     assert set(TARGETS) == {"身命", "男娶", "女嫁"}
 
 

@@ -149,18 +149,19 @@ def read(req: CastRequest, pillars: FourPillars | None = None) -> CastResult:
     p = pillars if pillars is not None else resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
     chart = build_chart(the_cast, p, school)
     use = resolve_use(chart, req.use) if req.use is not None else None  # "" is given, and wrong
-    analyse, find_stars = _engines()
-    return CastResult(chart, use, analyse(chart, use), find_stars(chart, use=use, topic=req.topic), req.topic)
+    analyse, find_stars, topic_filter = _engines()
+    topic = topic_filter(req.topic)  # the book's topic (官司 is 词讼), which the rules read by too
+    return CastResult(chart, use, analyse(chart, use, topic), find_stars(chart, use=use, topic=topic), req.topic)
 
 
 @cache
-def _engines() -> tuple[Any, Any]:
+def _engines() -> tuple[Any, Any, Any]:
     """The rules and the stars, imported when a chart first needs them (`yimao pillars` does not),
     and once: an import statement in a function runs the import machinery at every call."""
     from yimao.analysis.run import analyse
-    from yimao.stars.place import find_stars
+    from yimao.stars.place import find_stars, topic_filter
 
-    return analyse, find_stars
+    return analyse, find_stars, topic_filter
 
 
 @cache

@@ -678,9 +678,10 @@ def _party(m: dict[str, Any]) -> str:
     return m["branch"] if m["position"] is not None else m["source"] + m["branch"]
 
 
-def _finding_notes(f: Any, tr: Callable[[str], str], width: int, dim: bool) -> list[Text]:
+def _finding_notes(f: Any, tr: Callable[[str], str], width: int, dim: bool, explain: bool) -> list[Text]:
     """What a finding carries under its head besides its quotes: the reading of the topic asked
-    (docs/rules.md §6), and round a 六害 the 合冲生克 to weigh it by (「然亦必兼合冲生克而考之」)."""
+    (docs/rules.md §6), and with `explain`, round a 六害, the 合冲生克 to weigh it by
+    (「然亦必兼合冲生克而考之」)."""
     out: list[Text] = []
     details = f.details
     reading = details.get("topic_reading")
@@ -689,7 +690,7 @@ def _finding_notes(f: Any, tr: Callable[[str], str], width: int, dim: bool) -> l
         out.extend(
             _indented(f"{tr(reading['topic'])}：「{tr(q['original'])}」 {q['passage']}", width, "dim italic" if dim else "italic", "    ▸ ", "      ")
         )
-    relations = details.get("relations")
+    relations = details.get("relations") if explain else None
     if relations:
         pieces = [("    " + tr("合冲生克"), "dim")]  # the first line's indent in its first piece
         pieces += [(tr(f"{_party(r['from'])}{r['relation']}{_party(r['to'])}"), "dim" if dim else "") for r in relations]
@@ -713,7 +714,7 @@ def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain
             if f.reasons:
                 body.extend(_indented(tr(" ".join(f.reasons)), inner, "" if f.holds else "dim"))
             body.extend(_quote_lines(f.text, tr, explain, not f.holds, inner))
-            body.extend(_finding_notes(f, tr, inner, not f.holds))
+            body.extend(_finding_notes(f, tr, inner, not f.holds, explain))
         parts.append(Panel(Group(*body), title=tr(rule), title_align="left", box=box.ROUNDED))
     return parts
 
@@ -733,7 +734,7 @@ def findings_compact(findings: Sequence[Any], tr: Callable[[str], str], width: i
                 q = deciding_quote(f)
                 if q is not None:
                     out.extend(_quote_lines([q], tr, False, False, width))
-                out.extend(_finding_notes(f, tr, width, False))
+                out.extend(_finding_notes(f, tr, width, False, False))
     out.extend(_family_counts(findings, tr, width))
     return out
 

@@ -132,14 +132,15 @@ class Targets(NamedTuple):
     topic: str | None  # the topic the book names (婚姻 resolved to 男娶 or 女嫁); None: the default
     relative: str | None  # 妻财 | 官鬼 | None
     role: str | None  # 财 | 官 | None
+    note: str | None  # the book's words, said with every finding on such a target
 
 
-DEFAULT_TARGETS = Targets(None, None, None)
+DEFAULT_TARGETS = Targets(None, None, None, None)
 # The topics the note names. 身命 is the 世 and the 用爻: the default, named.
 TARGETS: dict[str, Targets] = {
-    "身命": Targets("身命", None, None),
-    "男娶": Targets("男娶", "妻财", "财"),
-    "女嫁": Targets("女嫁", "官鬼", "官"),
+    "身命": Targets("身命", None, None, None),
+    "男娶": Targets("男娶", "妻财", "财", "男娶谓财"),
+    "女嫁": Targets("女嫁", "官鬼", "官", "女嫁谓官"),
 }
 
 
@@ -155,7 +156,7 @@ def zhugui_reading(topic: str | None, use_relative: str | None = None) -> TopicR
     """The book's reading of 助鬼伤身 for `topic` (None when it names none)."""
     t = side(topic, use_relative)
     r = ZHUGUI.get(t) if t is not None else None
-    return r._replace(topic=topic) if r is not None and t != topic else r
+    return r._replace(topic=topic) if r is not None and topic is not None and t != topic else r
 
 
 def xing_reading(topic: str | None) -> TopicReading | None:
@@ -163,12 +164,22 @@ def xing_reading(topic: str | None) -> TopicReading | None:
     return XING.get(topic) if topic is not None else None
 
 
-def targets(topic: str | None, use_relative: str | None = None) -> Targets:
+def topic_targets(topic: str | None, use_relative: str | None = None) -> Targets:
     """Who a 刑 or a 害 is judged on for `topic`: 「身命，谓世及用爻遇之，男娶谓财、女嫁谓官遇之」
     (6.10). Every topic the note does not name, and no topic, keeps the default: the 用神 (or its
     伏神) and the 世 (「三刑六害，当别用爻」, 「克害重用爻世爻」, 6.12)."""
     t = side(topic, use_relative)
     return TARGETS.get(t, DEFAULT_TARGETS) if t is not None else DEFAULT_TARGETS
+
+
+def listed(table: dict[str, TopicReading]) -> tuple[dict[str, str], ...]:
+    """The readings of a table as a finding lists them, each sentence once (under its first
+    topic): {"topic", "passage", "original", "vernacular"}."""
+    seen: dict[str, dict[str, str]] = {}
+    for r in table.values():
+        if r.text.original not in seen:
+            seen[r.text.original] = {"topic": r.topic, **QUOTE_DICTS[r.text]}
+    return tuple(seen.values())
 
 
 __all__ = [
@@ -178,10 +189,11 @@ __all__ = [
     "TARGETS",
     "XING",
     "ZHUGUI",
+    "listed",
     "TopicReading",
     "Targets",
     "side",
-    "targets",
+    "topic_targets",
     "xing_reading",
     "zhugui_reading",
 ]

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, NamedTuple
 
+from yimao.analysis.by_topic import Targets, topic_targets
 from yimao.analysis.finding import MEMBERS as _M
 from yimao.analysis.finding import Member, lines_in
-from yimao.chart import Actor, Chart, ChartLine, Source, Use
+from yimao.chart import Actor, Chart, ChartLine, Source, Use, resolve_use
 from yimao.ganzhi import BRANCHES, Branch, Element, GanZhi
 from yimao.hexagram import Hexagram, Relative
 
@@ -61,7 +62,7 @@ class Target(NamedTuple):
     branch: Branch
     source: Source  # 动爻 | 静爻 | 伏神
     position: int
-    role: str  # "用" | "世" | "用/世"
+    role: str  # "用" | "世" | "用/世" | "财", "官" (男娶, 女嫁) | "财/世", "官/世"
     relative: Relative
     changed: Branch | None  # its own 变爻 (a moving visible line only)
 
@@ -78,17 +79,20 @@ class Target(NamedTuple):
 
 
 class RuleContext:
-    """What the rules share for one chart and 用神, worked out once (`analyse`): the pillars, the
-    palace, the 世 and 应 lines; and for 三刑, 墓开 and 六害 the targets, the sources acting on
+    """What the rules share for one chart, 用神 and topic, worked out once (`analyse`): the pillars,
+    the palace, the 世 and 应 lines; and for 三刑, 墓开 and 六害 the targets, the sources acting on
     each (docs/rules.md §0: 日, 月, the other moving lines, the line's own 变爻), and the notes."""
 
     __slots__ = (
         "chart", "day", "month", "stemless", "palace", "shi", "ying",
-        "moving", "per_target", "base_hits", "changes",
+        "moving", "per_target", "base_hits", "changes", "topic",
     )  # fmt: skip
 
-    def __init__(self, chart: Chart, use: Use | None) -> None:
+    per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Actor, ...]], tuple[str, ...], _Head], ...]
+
+    def __init__(self, chart: Chart, use: Use | None, topic: str | None = None) -> None:
         self.chart = chart
+        self.topic = topic
         cast, pl, lines, _features, _school = chart  # unpacked: a NamedTuple field read costs twice a local
         _year, m, d, _hour, _context = pl
         self.day, self.stemless, no_day = day, _stemless, no_day = _DAYS[d]
@@ -135,6 +139,11 @@ class RuleContext:
         # its own 变爻 (see _moving_hits); its member and head by role, static then moving, are
         # kept with its line's facts (see _hexagram_facts).
         no_month = month is None
+        if topic is not None:
+            named = topic_targets(topic, use.relative.value if use is not None and use.relative is not None else None)
+            if named.relative is not None:  # 「男娶谓财、女嫁谓官遇之」 (6.10): that 六亲, not the 世 nor the 用
+                self.per_target = _named_targets(chart, named, facts, mv, base_hits, changes, _NOTES[no_day][no_month])
+                return
         notes = _NOTES[no_day][no_month]  # the notes of the visible targets
         shi_p = shi_at + 1
         per_target = []
@@ -169,7 +178,7 @@ class RuleContext:
                 if got is None:
                     got = parts[role] = _TARGET_PARTS[(act[0], _JING, p, _ROLES[role])]
                 per_target.append((got[0], relative, base_hits, notes, got[1]))
-        self.per_target: tuple[tuple[Member, Relative, dict[Branch, tuple[Actor, ...]], tuple[str, ...], _Head], ...] = tuple(per_target)
+        self.per_target = tuple(per_target)
 
     @property
     def base(self) -> tuple[Actor, ...]:
@@ -209,6 +218,43 @@ class RuleContext:
 
 
 _ROLES = ("用", "世", "用/世")
+NAMED_ROLES = ("财", "官", "财/世", "官/世")  # the targets a topic names (男娶谓财、女嫁谓官), as such or the 世
+
+
+def _named_targets(
+    chart: Chart,
+    named: Targets,
+    facts: tuple[Any, ...],
+    moving: int,
+    base_hits: dict[Branch, tuple[Actor, ...]],
+    changes: tuple[Actor | None, ...],
+    pillar_notes: tuple[str, ...],
+) -> tuple[tuple[Member, Relative, dict[Branch, tuple[Actor, ...]], tuple[str, ...], _Head], ...]:
+    """The targets a topic names (docs/rules.md §6): the lines of its 六亲 in its role (财, 官),
+    or, when none is among the lines, its 伏神; each with the sources acting on it, as for a 用."""
+    assert named.relative is not None and named.role is not None and named.note is not None
+    kin = resolve_use(chart, named.relative)
+    shi = chart.cast.hexagram.shi
+    out = []
+    if kin.positions:
+        notes = (named.note, *pillar_notes)
+        for p in kin.positions:
+            act, relative, _parts = facts[p]
+            role = named.role + "/世" if p == shi else named.role  # as 用/世: the 世's readings stay
+            if moving >> p & 1:
+                tm, head = _TARGET_PARTS[(act[0], _DONG, p, role)]
+                out.append((tm, relative, _moving_hits(base_hits, act, changes[p]), notes, head))
+            else:
+                tm, head = _TARGET_PARTS[(act[0], _JING, p, role)]
+                out.append((tm, relative, base_hits, notes, head))
+    else:  # every 六亲 absent from the lines is among the 伏神
+        notes = (named.note, f"{named.role}不上卦，取伏神", *pillar_notes)
+        for p in kin.hidden_positions:
+            hd = chart.lines[p - 1].hidden
+            if hd is not None:
+                tm, head = _TARGET_PARTS[(hd.line.branch, _FU, p, named.role)]
+                out.append((tm, hd.line.relative, base_hits, notes, head))
+    return tuple(out)
 
 
 @cache
@@ -287,7 +333,7 @@ class _Head(dict):
 class _TargetParts(dict):
     """Per target (its branch, source, position, role): the target as a member and the head of
     every finding's details on it (see _Head), both built on first use and shared (never
-    changed). Bounded by construction: 12 branches, 3 sources, 6 positions, 3 roles."""
+    changed). Bounded by construction: 12 branches, 3 sources, 6 positions, 7 roles."""
 
     __slots__ = ()
 
@@ -384,9 +430,10 @@ def _shared_moving(key: int, lines: tuple[ChartLine, ...], facts: tuple[Any, ...
     return v
 
 
-def targets(chart: Chart, use: Use | None) -> tuple[Target, ...]:
-    """The lines 三刑, 墓开 and 六害 are judged on: the 用神's lines, else its 伏神; and the 世."""
-    return RuleContext(chart, use).targets
+def targets(chart: Chart, use: Use | None, topic: str | None = None) -> tuple[Target, ...]:
+    """The lines 三刑, 墓开 and 六害 are judged on: the 用神's lines, else its 伏神; and the 世
+    (or the lines the topic names: docs/rules.md §6)."""
+    return RuleContext(chart, use, topic).targets
 
 
 def lines_of(position: int | None, acts: Iterable[Actor]) -> tuple[int, ...]:
@@ -400,4 +447,17 @@ def lines_of(position: int | None, acts: Iterable[Actor]) -> tuple[int, ...]:
 BIT: dict[int | None, int] = {None: 0, **{p: 1 << p for p in range(1, 7)}}  # a source's line as a bit, by its position (日/月: none)
 
 
-__all__ = ["BIT", "NO_DAY", "NO_MONTH", "USE_ABSENT", "USE_HIDDEN", "RuleContext", "Target", "as_role", "lines_of", "reason", "targets"]
+__all__ = [
+    "BIT",
+    "NAMED_ROLES",
+    "NO_DAY",
+    "NO_MONTH",
+    "USE_ABSENT",
+    "USE_HIDDEN",
+    "RuleContext",
+    "Target",
+    "as_role",
+    "lines_of",
+    "reason",
+    "targets",
+]

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from yimao.analysis.context import BIT, RuleContext, as_role, reason
+from yimao.analysis.context import BIT, NAMED_ROLES, RuleContext, as_role, reason
 from yimao.analysis.finding import MEMBERS as _M
 from yimao.analysis.finding import Finding, Member, lines_in, new_finding
+from yimao.analysis.relations import around_hai
 from yimao.chart import Actor, Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation
 from yimao.hexagram import Relative
@@ -54,14 +55,14 @@ def liuhai_findings(chart: Chart, use: Use | None = None, scope: RuleContext | N
     out: list[Finding] = []
     sc = scope if scope is not None else RuleContext(chart, use)
     shi, ying = sc.shi, sc.ying
-    f = _shi_ying(shi, ying)  # only 姤, 恒, 小畜, 益
+    f = _shi_ying(shi, ying, sc.day, sc.month)  # only 姤, 恒, 小畜, 益
     if f is not None:
         out.append(f)
     for tm, relative, hits, notes, head in sc.per_target:
         bi = tm[0].index
         by = hits.get(_HAI[bi])  # a branch has exactly one 害 partner
         if by is not None:
-            out.append(_on(tm, relative, head, by, notes, bi))
+            out.append(_on(tm, relative, head, by, notes, bi, sc.day, sc.month))
     return tuple(out)
 
 
@@ -71,15 +72,17 @@ def _line_member(cl: ChartLine, role: str) -> Member:
 
 def shi_ying(chart: Chart) -> Finding | None:
     """世 and 应 a 害 pair: only 姤, 恒 (生害) and 小畜, 益 (克害, 应克世) — a prompt, not a verdict."""
-    return _shi_ying(chart.shi_line, chart.ying_line)
+    ctx = RuleContext(chart, None)
+    return _shi_ying(chart.shi_line, chart.ying_line, ctx.day, ctx.month)
 
 
-def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
+def _shi_ying(shi: ChartLine, ying: ChartLine, day: Branch | None, month: Branch | None) -> Finding | None:
     if _HAI[shi.line.branch.index] is not ying.line.branch:
         return None
     kind = kind_of(shi.branch, ying.branch)
     d = _direction(ying.branch, shi.branch)  # the 应 against the 世
     relation = {"彼克我": "应克世", "我克彼": "世克应", "彼生我": "应生世", "我生彼": "世生应"}[d]
+    shi_m, ying_m = _line_member(shi, "世"), _line_member(ying, "应")
     return new_finding(
         (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
@@ -88,7 +91,7 @@ def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
             shi.element,
             shi.relative,
             (min(shi.position, ying.position), max(shi.position, ying.position)),
-            (_line_member(shi, "世"), _line_member(ying, "应")),
+            (shi_m, ying_m),
             ("世应相害", relation),
             (Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
             {
@@ -96,6 +99,7 @@ def _shi_ying(shi: ChartLine, ying: ChartLine) -> Finding | None:
                 "direction": relation,
                 "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
                 "severity": [*_WEIGHT],
+                "relations": around_hai(shi_m, ying_m, day, month),  # 然亦必兼合冲生克而考之
             },
         )
     )
@@ -107,7 +111,9 @@ _HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
 _HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
 
 
-def _on(tm: Member, relative: Relative, head: Any, by: tuple[Actor, ...], notes: tuple[str, ...], bi: int) -> Finding:
+def _on(
+    tm: Member, relative: Relative, head: Any, by: tuple[Actor, ...], notes: tuple[str, ...], bi: int, day: Branch | None, month: Branch | None
+) -> Finding:
     """The 害 on a target (`tm`) by the sources `by` of its partner branch."""
     b, _source, position, role = tm
     kind = _HAI_KIND[bi]
@@ -118,15 +124,19 @@ def _on(tm: Member, relative: Relative, head: Any, by: tuple[Actor, ...], notes:
     # the details are the same for every 害 on the target (its partner is one branch): built once
     # and kept with its head (see xing._Head)
     memo = head.memo
-    details = memo.get("害")
-    if details is None:
-        details = memo["害"] = {
+    shared = memo.get("害")
+    if shared is None:
+        shared = memo["害"] = {
             **head,  # target, hidden, position, branch
             "direction": d,
-            # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世
+            # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世 (or the 用 a topic names)
             "weight": "重" if kind == "克害" else "轻",
             "severity": [*_WEIGHT],
         }
+    members = tuple(map(_AS_HAI, by))
+    relations = []  # 然亦必兼合冲生克而考之: round each source of the 害, with the 日 and the 月
+    for m in members:
+        relations += around_hai(tm, m, day, month)
     return new_finding(
         (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
             RULE,
@@ -135,10 +145,10 @@ def _on(tm: Member, relative: Relative, head: Any, by: tuple[Actor, ...], notes:
             b.element,
             relative,
             lines_in(mask),
-            (tm, *map(_AS_HAI, by)),
+            (tm, *members),
             (*map(_HAI_REASON[role], by), d, *notes),
             _ON_TEXT[d],
-            details,
+            {**shared, "relations": relations},
         )
     )
 
@@ -146,7 +156,7 @@ def _on(tm: Member, relative: Relative, head: Any, by: tuple[Actor, ...], notes:
 _ON_TEXT = {d: (Q_LAW, q, Q_USE) for d, q in _DIRECTION_TEXT.items()}
 _AS_HAI = as_role("害")
 _HAI_REASON: dict[str | None, Callable[[Actor], str]] = {
-    role: reason("{source}{branch}害" + role) for role in ("用", "世", "用/世")
+    role: reason("{source}{branch}害" + role) for role in ("用", "世", "用/世", *NAMED_ROLES)
 }  # by the target's role
 
 

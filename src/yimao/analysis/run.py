@@ -24,13 +24,15 @@ _SHI_YING_HAI = {h: _HAI[h.lines[h.shi - 1].branch.index] is h.lines[h.ying - 1]
 _LOOKUPS = tuple((_XING_BY[i], _XING_OF[i], _TRIPLE_OTHERS[i], _HAI[i]) for i in range(len(BRANCHES)))
 
 
-def analyse(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
+def analyse(chart: Chart, use: Use | None = None, topic: str | None = None) -> tuple[Finding, ...]:
     """Every finding of volume 6 on `chart`, holding ones and informative near misses.
 
     `use` (from `chart.resolve_use`) puts 三刑, 墓开 and 六害 on the 用神 (or its 伏神) besides
-    the 世, flags the 局 of the 用神's element, and sets the reading of 助鬼伤身.
+    the 世, flags the 局 of the 用神's element, and sets the reading of 助鬼伤身. `topic` (one of
+    the vocabulary, docs/rules.md §6) adds the book's reading of that matter to 助鬼伤身 and 三刑,
+    and for 男娶, 女嫁 (and 婚姻) puts 三刑, 墓开 and 六害 on the 妻财 or the 官鬼 instead.
     """
-    sc = RuleContext(chart, use)  # what the rules share: pillars, 世, targets and the sources acting on them
+    sc = RuleContext(chart, use, topic)  # what the rules share: pillars, 世, targets and the sources acting on them
     # 三刑, 墓开 and 六害 in one walk over the targets (each rule's own function walks them once
     # more, and the calls and walks cost as much as most charts' findings): the same tests in the
     # same order as xing.sanxing, xing.mukai and hai.liuhai_findings, each family's findings kept
@@ -39,7 +41,7 @@ def analyse(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
     mu: list[Finding] = []
     hai: list[Finding] = []
     if _SHI_YING_HAI[chart.cast.hexagram]:  # 世应相害: only 姤, 恒, 小畜, 益
-        f = _shi_ying(sc.shi, sc.ying)
+        f = _shi_ying(sc.shi, sc.ying, sc.day, sc.month)
         if f is not None:
             hai.append(f)
     tombs = _TOMBS[chart.school]  # the 墓 of each branch's element
@@ -49,7 +51,7 @@ def analyse(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
         if xing_by in hits or xing_of in hits:  # most targets meet no 刑 at all
             xing.append(_xing_on(sc, tm, relative, head, hits, notes, bi))
         if others is not None and others[0] in hits and others[1] in hits:
-            xing.append(_full(tm, relative, head, hits, notes))
+            xing.append(_full(tm, relative, head, hits, notes, sc.topic))
         t = tombs[bi]
         holders = hits.get(t)
         if holders is not None:
@@ -57,7 +59,7 @@ def analyse(chart: Chart, use: Use | None = None) -> tuple[Finding, ...]:
                 mu.append(_mu(tm, relative, head, h, t, sc, notes))
         by = hits.get(hai_by)
         if by is not None:
-            hai.append(_on(tm, relative, head, by, notes, bi))
+            hai.append(_on(tm, relative, head, by, notes, bi, sc.day, sc.month))
     return (*zhugui(chart, use, sc), *juhui(chart, use, sc), *xing, *mu, *hai)
 
 

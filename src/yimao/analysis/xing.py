@@ -12,8 +12,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from yimao.analysis.context import _BIAN, _DONG, _FU, _RI, _ROLES, _YUE, BIT, RuleContext, _Head, as_role, lines_of, reason
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding, reading
+from yimao.analysis.by_topic import Q_TARGETS, XING, listed, xing_reading
+from yimao.analysis.context import _BIAN, _DONG, _FU, _RI, _ROLES, _YUE, BIT, NAMED_ROLES, RuleContext, _Head, as_role, lines_of, reason
+from yimao.analysis.finding import Finding, Member, lines_in, new_finding
 from yimao.chart import Actor, Chart, ChartLine, Use
 from yimao.ganzhi import BRANCHES, XING_TARGET, Branch, EarthSchool, tomb
 from yimao.hexagram import Hexagram, Relative
@@ -37,19 +38,14 @@ Q_ZHEN = quote("酉建庚申日，用财得困之兑是谓真刑", "酉月庚申
 Q_JIANCHONG = quote("刑而兼冲，其力更大", "若刑而又兼冲，力量更大")
 Q_IMAGE = quote("夫刑之为象，于物若毙，于心若忧，于事若漓", "刑的取象：在物上像要凋敝，在心上像是忧愁，在事上像是浇薄")
 Q_WEIGHT = quote("犹退神之例，而不及旬空月破之凶也", "与「退神」的例子相仿，还不及旬空、月破那样凶")
-Q_WHOM = quote("身命，谓世及用爻遇之，男娶谓财、女嫁谓官遇之", "所谓身命遇刑，指世爻及用爻逢刑；男子娶妻则指妻财逢刑，女子出嫁则指官鬼逢刑")
 Q_SHI_XING = quote("官克世而问讼，五克世而问疏，若世刑而大凶也", "官鬼克世而问讼事、第五爻克世而问上疏，此时世爻若又逢刑，就是大凶")
 Q_MU = quote("三刑之法，墓亦赖之，刑则墓开，刑而兼冲，其力更大。", "三刑之法，入墓之爻也要靠它：一刑，墓门就开；若刑而又兼冲，力量更大。")
 Q_MU_KEY = quote("夫墓得刑冲，犹锁得钥，故曰墓开", "入墓之爻得刑得冲，好比锁配上了钥匙，所以叫「墓开」")
 Q_MU_LIGHT = quote("然不及冲，故刑而不冲者轻，刑而兼冲者重", "不过刑的力量不如冲，所以只刑不冲的轻，刑而兼冲的重")
 
 
-READINGS: tuple[dict[str, str], ...] = (
-    reading("身命", "身命遇之，恐骨肉之相残", "占身命遇刑，恐怕骨肉相残"),
-    reading("婚姻", "婚姻遇之，惧门第之相压", "占婚姻遇刑，怕两家门第互相倾轧"),
-    reading("宦", "宦忧内丧", "做官的忧家中有丧"),
-    reading("病", "病防带疾", "病人须防落下残疾"),
-)
+# The book's readings by topic (6.10), listed with every 三刑; with a topic, that topic's reading.
+READINGS: tuple[dict[str, str], ...] = listed(XING)
 _SEVERITY = (Q_IMAGE.to_dict(), Q_WEIGHT.to_dict())
 
 # Names the book gives (6.09): 寅巳申 and 丑戌未 (孟/季), 子卯 无礼之刑, 辰午酉亥 自刑.
@@ -60,7 +56,7 @@ _TRIPLES = (
 _TRIPLE_OF: list[tuple[Branch, Branch, Branch] | None] = [next((tr for tr in _TRIPLES if b in tr), None) for b in BRANCHES]
 _TRIPLE_OTHERS: list[tuple[Branch, ...] | None] = [None if tr is None else tuple(o for o in tr if o is not b) for b, tr in zip(BRANCHES, _TRIPLE_OF)]
 _TRIPLE_NAME = {tr: "".join(b.value for b in tr) for tr in _TRIPLES}
-_READINGS = [*READINGS, {"topic": "谁遇", **Q_WHOM.to_dict()}]
+_READINGS = [*READINGS, {"topic": "谁遇", **Q_TARGETS.to_dict()}]
 _SHI_XING = Q_SHI_XING.to_dict()
 
 
@@ -103,12 +99,14 @@ def sanxing(chart: Chart, use: Use | None = None, scope: RuleContext | None = No
             out.append(_xing_on(sc, tm, relative, head, hits, notes, bi))
         others = _TRIPLE_OTHERS[bi]
         if others is not None and others[0] in hits and others[1] in hits:
-            out.append(_full(tm, relative, head, hits, notes))
+            out.append(_full(tm, relative, head, hits, notes, sc.topic))
     return tuple(out)
 
 
 _AS_XING, _AS_CHONG, _AS_XINGCHONG, _AS_SHOUXING = as_role("刑"), as_role("冲"), as_role("刑冲"), as_role("受刑")
-_XING_REASON: dict[str | None, Callable[[Actor], str]] = {role: reason("{source}{branch}刑" + role) for role in _ROLES}  # by the target's role
+_XING_REASON: dict[str | None, Callable[[Actor], str]] = {
+    role: reason("{source}{branch}刑" + role) for role in (*_ROLES, *NAMED_ROLES)
+}  # by the target's role
 
 
 def _xing_on(
@@ -160,7 +158,8 @@ def _xing_on(
             lines = lines_in(mask)
     # the details by the kind, and on the 世 by the hexagram too (see _Head)
     memo = head.memo
-    dkey = kind if role == "用" else (kind, sc.chart.cast.hexagram)
+    topic = sc.topic
+    dkey = (kind, topic) if role not in _SHI_ROLES else (kind, topic, sc.chart.cast.hexagram)
     details = memo.get(dkey)
     if details is None:
         details = memo[dkey] = {
@@ -169,8 +168,9 @@ def _xing_on(
             "weight": weight,
             "severity": [*_SEVERITY],
             "readings": [*_READINGS],
+            "topic_reading": _topic_reading(topic),
         }
-        if role != "用":
+        if role in _SHI_ROLES:
             grave = _shi_danger_in(sc.chart.cast.hexagram)
             if grave:
                 details["grave"] = [*grave]
@@ -188,6 +188,15 @@ def _xing_on(
             details,
         )
     )
+
+
+_SHI_ROLES = ("世", "用/世", "财/世", "官/世")  # the targets that are the 世 (官克世…若世刑而大凶)
+
+
+def _topic_reading(topic: str | None) -> dict[str, Any] | None:
+    """身命遇之…婚姻遇之…宦忧内丧，病防带疾 (6.10): the reading of the matter asked, if the book gives one."""
+    r = xing_reading(topic)
+    return r.to_dict() if r is not None else None
 
 
 def _shi_danger(chart: Chart, shi: ChartLine) -> list[dict[str, str]]:
@@ -208,7 +217,9 @@ def _shi_danger_in(h: Hexagram) -> tuple[dict[str, str], ...]:
     return tuple(out)
 
 
-def _full(tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Actor, ...]], notes: tuple[str, ...]) -> Finding:
+def _full(
+    tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[Actor, ...]], notes: tuple[str, ...], topic: str | None = None
+) -> Finding:
     """三刑全: the target and the other two of 寅巳申 (or 丑戌未) among the sources acting on it."""
     b = tm[0]
     bi = b.index
@@ -228,7 +239,7 @@ def _full(tm: Member, relative: Relative, head: _Head, hits: dict[Branch, tuple[
             (tm, *map(_AS_XING, found)),
             (name + "全", *notes),
             _TEXT_FULL,
-            _memo(head, "全", {"name": name}),
+            _memo(head, ("全", topic), {"name": name, "topic_reading": _topic_reading(topic)}),
         )
     )
 
@@ -335,7 +346,7 @@ def _mu(tm: Member, relative: Relative, head: _Head, h: Actor, mu: Branch, sc: R
     )
 
 
-def _memo(head: _Head, key: str, extra: dict[str, Any]) -> dict[str, Any]:
+def _memo(head: _Head, key: Any, extra: dict[str, Any]) -> dict[str, Any]:
     """The details of a rare finding on the target of `head` (a near miss, 三刑全): `extra`
     after the head, kept by `key` (see _Head)."""
     memo = head.memo

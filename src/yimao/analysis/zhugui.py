@@ -11,8 +11,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from yimao.analysis.by_topic import ZHUGUI, listed, zhugui_reading
 from yimao.analysis.context import RuleContext
-from yimao.analysis.finding import Finding, Member, reading
+from yimao.analysis.finding import Finding, Member
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import Branch, EarthSchool, Element, GanZhi, changsheng, is_true_changsheng
 from yimao.hexagram import Hexagram, Relative
@@ -40,26 +41,9 @@ Q_JI = quote("总之以鬼为忌者，助伤固凶", "总之，凡以官鬼为�
 Q_NUFU = quote("若女占夫而官星为用者，遇之反吉也", "但若是女子占丈夫、以官星为用神，遇上它反而吉")
 
 
-# The book's readings by topic (6.03, 6.04), shown with every holding finding.
-READINGS: tuple[dict[str, str], ...] = (
-    reading(
-        "身命", "占身命者认祸为福，比匪为良，因财丧身，贪色亡命", "占身命遇助鬼伤身，会把祸事当成福气、把匪人当作良友，因贪财而丧身，因贪色而亡命"
-    ),
-    reading("国", "国占为奸臣聚敛，为宦官专恣", "占国事，主奸臣聚敛、宦官专权"),
-    reading("师", "师占为将病防刺，及自兵之叛", "占军事，主将领患病、须防行刺，以及自家士兵叛变"),
-    reading("家宅", "占家者主人贪利忘害，求益遭损", "占家宅，主家主贪利忘害、求益反受损"),
-    reading("婚姻", "娶妇则主妇不贤", "娶妻主妇人不贤"),
-    reading("收仆", "收仆则主仆怀叛", "收仆主仆人怀有反心"),
-    reading("女占夫", "若女占夫而官星为用者，遇之反吉也", "但若是女子占丈夫、以官星为用神，遇上它反而吉"),
-    reading("官", "占官骤升，占武即发", "占官职会骤然升迁，占武职会立刻发迹"),
-    reading("讼", "占讼有重责之忧", "占词讼，有被重责的忧患"),
-    reading("失物", "占失有再偷之虑", "占失物，有再遭偷窃之虑"),
-    reading("求财", "求财有妄求之害", "求财有妄求之害"),
-    reading("出行", "出行有行险之虞", "出行有涉险之虞"),
-    reading("监狱", "占监狱囹圄之灾未满", "占监狱，牢狱之灾未满"),
-    reading("疾病", "占疾病枕席之患未离", "占疾病，卧床之患未离"),
-    reading("怪梦", "占怪怪真，占梦梦实", "占怪异，怪异是真；占梦，梦是应验的"),
-)
+# The book's readings by topic (6.03, 6.04), listed with every holding finding; with a topic,
+# that topic's reading (`topic_reading`).
+READINGS: tuple[dict[str, str], ...] = listed(ZHUGUI)
 
 # "鬼临雀起非，临武被劫，临虎见丧，临蛇而惊" (6.03): the 六神 on a holding 鬼.
 _SPIRIT_READING = {
@@ -114,7 +98,7 @@ def zhugui(chart: Chart, use: Use | None = None, context: RuleContext | None = N
 
     qualifying = [g for g, r in zip(ghosts, own) if not r]
     if not shared and qualifying and day is not None:
-        return (_holding(chart, use, shi, qualifying, day, shi_strong, notes),)
+        return (_holding(chart, use, shi, qualifying, day, shi_strong, notes, ctx.topic),)
 
     return (_near_miss(chart, shi, day, element, ghosts, own, shared, shi_strong, extra, notes),)
 
@@ -238,7 +222,16 @@ def _text_of(reasons: list[str]) -> tuple[Quote, ...]:
     return tuple(text)
 
 
-def _holding(chart: Chart, use: Use | None, shi: ChartLine, qualifying: list[ChartLine], day: Branch, shi_strong: bool, notes: list[str]) -> Finding:
+def _holding(
+    chart: Chart,
+    use: Use | None,
+    shi: ChartLine,
+    qualifying: list[ChartLine],
+    day: Branch,
+    shi_strong: bool,
+    notes: list[str],
+    topic: str | None = None,
+) -> Finding:
     members = _members(qualifying, shi, day)
     lines = _lines(qualifying, shi)
     base = {"changsheng": day.value, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
@@ -257,6 +250,8 @@ def _holding(chart: Chart, use: Use | None, shi: ChartLine, qualifying: list[Cha
         "verdict_text": [q.to_dict() for q in verdict_text],
         "severity": Q_SEVERITY.to_dict(),
         "readings": [*READINGS],
+        # the reading of the matter asked (6.03, 6.04; docs/rules.md §6)
+        "topic_reading": _topic_reading(topic, use),
     }
     if spirits:
         details["spirits"] = spirits
@@ -273,6 +268,11 @@ def _holding(chart: Chart, use: Use | None, shi: ChartLine, qualifying: list[Cha
         (Q_DEF, Q_EXAMPLES, Q_SEVERITY),
         details,
     )
+
+
+def _topic_reading(topic: str | None, use: Use | None) -> dict[str, Any] | None:
+    r = zhugui_reading(topic, use.relative.value if use is not None and use.relative is not None else None)
+    return r.to_dict() if r is not None else None
 
 
 def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:
