@@ -122,7 +122,7 @@ def _on(
     for a in by:
         mask |= BIT[a[2]]
     # the details are the same for every 害 on the target (its partner is one branch): built once
-    # and kept with its head (see xing._Head)
+    # and kept with its head (see context._Head)
     memo = head.memo
     shared = memo.get("害")
     if shared is None:

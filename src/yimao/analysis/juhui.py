@@ -129,7 +129,7 @@ def _trigram_roles(h: Hexagram) -> tuple[list[Any], list[Any], tuple[Any, ...], 
     first line): [lower], [upper], filled as charts come (see _trigram_part); per position (1-6)
     what `_trigram_part` reads of its line and its 伏神 (see _line_roles); and the keys of its
     trigrams' parts among all hexagrams' (see _shared_keys). A 变爻's branch
-    depends on its own trigram's moving lines alone (see xing._trigram_moves)."""
+    depends on its own trigram's moving lines alone (see context._trigram_moves)."""
     hidden = {hl.position: hl for hl in h.hidden}
     return [None] * 8, [None] * 8, (None, *[_line_roles(ln, hidden.get(ln.position)) for ln in h.lines]), _shared_keys(h, hidden)
 
