@@ -144,41 +144,7 @@ class RuleContext:
             if named.relative is not None:  # 「男娶谓财、女嫁谓官遇之」 (6.10): that 六亲, not the 世 nor the 用
                 self.per_target = _named_targets(chart, named, facts, mv, base_hits, changes, _NOTES[no_day][no_month])
                 return
-        notes = _NOTES[no_day][no_month]  # the notes of the visible targets
-        shi_p = shi_at + 1
-        per_target = []
-        if use is None:
-            visible = ((shi_p, 1),)
-        else:
-            positions = use.positions
-            if positions:
-                visible = _VISIBLE[(positions, shi_p)]
-            else:
-                visible = ((shi_p, 1),)
-                if use.hidden_positions:
-                    fu_notes = _HIDDEN_NOTES[no_day][no_month]
-                    for p in use.hidden_positions:
-                        hd = lines[p - 1].hidden
-                        if hd is not None:
-                            hl = hd.line
-                            tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
-                            per_target.append((tm, hl.relative, base_hits, fu_notes, head))
-                else:
-                    notes = _ABSENT_NOTES[no_day][no_month]
-        for p, role in visible:  # inline: a call per target cost as much as the rest
-            act, relative, parts = facts[p]
-            if mv >> p & 1:
-                k = role + 3
-                got = parts[k]
-                if got is None:
-                    got = parts[k] = _TARGET_PARTS[(act[0], _DONG, p, _ROLES[role])]
-                per_target.append((got[0], relative, _moving_hits(base_hits, act, changes[p]), notes, got[1]))
-            else:
-                got = parts[role]
-                if got is None:
-                    got = parts[role] = _TARGET_PARTS[(act[0], _JING, p, _ROLES[role])]
-                per_target.append((got[0], relative, base_hits, notes, got[1]))
-        self.per_target = tuple(per_target)
+        self.per_target = _use_targets(lines, use, facts, mv, base_hits, changes, shi_at + 1, no_day, no_month)
 
     @property
     def base(self) -> tuple[Actor, ...]:
@@ -215,6 +181,55 @@ class RuleContext:
             else:
                 out.append(base)
         return tuple(out)
+
+
+def _use_targets(
+    lines: tuple[ChartLine, ...],
+    use: Use | None,
+    facts: tuple[Any, ...],
+    mv: int,
+    base_hits: dict[Branch, tuple[Actor, ...]],
+    changes: tuple[Actor | None, ...],
+    shi_p: int,
+    no_day: bool,
+    no_month: bool,
+) -> tuple[tuple[Member, Relative, dict[Branch, tuple[Actor, ...]], tuple[str, ...], _Head], ...]:
+    """The targets of 三刑, 墓开 and 六害 by the 用神: its lines, else its 伏神; and the 世 (see
+    RuleContext)."""
+    notes = _NOTES[no_day][no_month]  # the notes of the visible targets
+    per_target = []
+    if use is None:
+        visible = ((shi_p, 1),)
+    else:
+        positions = use.positions
+        if positions:
+            visible = _VISIBLE[(positions, shi_p)]
+        else:
+            visible = ((shi_p, 1),)
+            if use.hidden_positions:
+                fu_notes = _HIDDEN_NOTES[no_day][no_month]
+                for p in use.hidden_positions:
+                    hd = lines[p - 1].hidden
+                    if hd is not None:
+                        hl = hd.line
+                        tm, head = _TARGET_PARTS[(hl.branch, _FU, p, "用")]
+                        per_target.append((tm, hl.relative, base_hits, fu_notes, head))
+            else:
+                notes = _ABSENT_NOTES[no_day][no_month]
+    for p, role in visible:  # inline: a call per target cost as much as the rest
+        act, relative, parts = facts[p]
+        if mv >> p & 1:
+            k = role + 3
+            got = parts[k]
+            if got is None:
+                got = parts[k] = _TARGET_PARTS[(act[0], _DONG, p, _ROLES[role])]
+            per_target.append((got[0], relative, _moving_hits(base_hits, act, changes[p]), notes, got[1]))
+        else:
+            got = parts[role]
+            if got is None:
+                got = parts[role] = _TARGET_PARTS[(act[0], _JING, p, _ROLES[role])]
+            per_target.append((got[0], relative, base_hits, notes, got[1]))
+    return tuple(per_target)
 
 
 _ROLES = ("用", "世", "用/世")
