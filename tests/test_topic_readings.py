@@ -142,3 +142,14 @@ def test_the_hai_reports_the_relations_round_it():
     assert short == ["寅生巳", "寅冲申", "申克寅", "巳合申", "巳克申", "酉克寅", "巳克酉"]
     assert f["details"]["relations"][1]["to"]["source"] == "日"
     assert f["details"]["relations"][5]["from"]["source"] == "月"
+
+
+def test_a_mans_marriage_takes_the_hidden_cai_when_none_is_on_the_lines():
+    # 姤 (乾宫一世): no 妻财 among 丑亥酉午申戌; the 伏 妻财 is 乾's 寅 under line 2. 申建甲申日:
+    # the 申 day 刑 and 冲 it (真刑); the 世 丑 meets no 刑 (未 刑 丑; no 未 acts).
+    plain = {"hex": "姤", "month": "申", "day": "甲申"}
+    assert not [f for f in _findings(**plain) if f["rule"] == "三刑"]
+    f = _one(_findings(**plain, topic="男娶"), "三刑")
+    assert f["kind"] == "真刑" and f["details"]["target"] == "财" and f["details"]["hidden"] is True
+    assert f["members"][0] == {"branch": "寅", "source": "伏神", "position": 2, "role": "财"}
+    assert "财不上卦，取伏神" in f["reasons"]

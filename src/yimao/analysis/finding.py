@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from yimao.chart import Source
 from yimao.ganzhi import Branch, Element
 from yimao.hexagram import Relative
-from yimao.texts import QUOTE_DICTS, Quote, quote
+from yimao.texts import QUOTE_DICTS, Quote
 
 # Member and Finding are NamedTuples rather than frozen dataclasses: as immutable, but several
 # times cheaper to define at import (cold start) and to build (a chart yields a handful of each).
@@ -134,8 +134,3 @@ def lines_in(mask: int) -> tuple[int, ...]:
     `lines`. Rules collect positions as bits and read them here, several times cheaper than
     sorting a set of them."""
     return tuple(p for p in range(1, 7) if mask >> p & 1)
-
-
-def reading(topic: str, original: str, vernacular: str) -> dict[str, str]:
-    """One of the book's readings by topic (身命, 婚姻 …) with its sentence, for a finding's details."""
-    return {"topic": topic, **quote(original, vernacular).to_dict()}

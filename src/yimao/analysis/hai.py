@@ -99,7 +99,7 @@ def _shi_ying(shi: ChartLine, ying: ChartLine, day: Branch | None, month: Branch
                 "direction": relation,
                 "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
                 "severity": [*_WEIGHT],
-                "relations": around_hai(shi_m, ying_m, day, month),  # 然亦必兼合冲生克而考之
+                "relations": [*around_hai(shi_m, ying_m, day, month)],  # 然亦必兼合冲生克而考之
             },
         )
     )
@@ -134,7 +134,7 @@ def _on(
             "severity": [*_WEIGHT],
         }
     members = tuple(map(_AS_HAI, by))
-    relations = []  # 然亦必兼合冲生克而考之: round each source of the 害, with the 日 and the 月
+    relations: list[dict[str, Any]] = []  # 然亦必兼合冲生克而考之: round each source of the 害, with the 日 and the 月
     for m in members:
         relations += around_hai(tm, m, day, month)
     return new_finding(

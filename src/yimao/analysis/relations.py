@@ -7,16 +7,18 @@ and 克 of the same branches. For the two parties of a 害 (the target and the b
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Any
 
-from yimao.analysis.finding import Member
+from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, Member
 from yimao.chart import Source
 from yimao.ganzhi import Branch, chong, liuhe
 
 RELATIONS = ("合", "冲", "生", "克")
 
 
-def between(a: Member, b: Member) -> list[dict[str, Any]]:
+@cache  # by two interned members (MEMBERS): bounded as they are; the dicts are shared, read-only
+def between(a: Member, b: Member) -> tuple[dict[str, Any], ...]:
     """What holds between two parties: 合 and 冲 (from `a` to `b`: both ways alike), then 生 and 克
     in the direction they go. 比和 (the same element) is none of the four, and is not listed."""
     out = []
@@ -34,25 +36,26 @@ def between(a: Member, b: Member) -> list[dict[str, Any]]:
         out.append(_relation("克", a, b))
     elif ey.overcomes is ex:
         out.append(_relation("克", b, a))
-    return out
+    return tuple(out)
 
 
 def _relation(kind: str, a: Member, b: Member) -> dict[str, Any]:
-    return {"relation": kind, "from": a.to_dict(), "to": b.to_dict()}
+    return {"relation": kind, "from": MEMBER_DICTS[a], "to": MEMBER_DICTS[b]}
 
 
-def around_hai(target: Member, by: Member, day: Branch | None, month: Branch | None) -> list[dict[str, Any]]:
+@lru_cache(maxsize=8192)  # a batch meets the same few targets, sources and pillars again and again
+def around_hai(target: Member, by: Member, day: Branch | None, month: Branch | None) -> tuple[dict[str, Any], ...]:
     """The 合冲生克 between the target of a 害 and the branch that 害 it (`by`), then between each
     of them and the 日, then the 月. A pillar not given is skipped; when the 害 is the pillar itself,
     what it has with the target is the pair's, listed once."""
-    out = between(target, by)
+    out = [*between(target, by)]
     for pillar, source in ((day, Source.RI), (month, Source.YUE)):
         if pillar is None or by.source is source:
             continue
-        p = Member(pillar, source, None, source.value)
+        p = MEMBERS[(pillar, source, None, source.value)]
         out += between(target, p)
         out += between(by, p)
-    return out
+    return tuple(out)
 
 
 __all__ = ["RELATIONS", "around_hai", "between"]
