@@ -39,8 +39,14 @@ def _plain_cast(args: list[str]) -> dict[str, Any] | None:
     """The options of a plain `cast … --json` (see above) by field name, or None."""
     if not args or args[0] != "cast" or "--json" not in args or "_YIMAO_COMPLETE" in os.environ:
         return None
+    opts = _options(args[1:])
+    return None if opts is None else _checked(opts)
+
+
+def _options(args: list[str]) -> dict[str, Any] | None:
+    """Each option once, flags as True and values as given; None for anything else."""
     opts: dict[str, Any] = {}
-    rest = iter(args[1:])
+    rest = iter(args)
     for arg in rest:
         name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
         field = _CAST_FLAGS.get(name)
@@ -58,11 +64,17 @@ def _plain_cast(args: list[str]) -> dict[str, Any] | None:
         if field in opts:
             return None
         opts[field] = flag
-    day_start = small_int(opts.get("day_start", "23"), 2)  # read as cli's --day-start parser reads it
-    if day_start is None or not opts.get("day_start", "23").isascii() or "hex" not in opts:  # the app says what is wrong
+    return opts
+
+
+def _checked(opts: dict[str, Any]) -> dict[str, Any] | None:
+    """`opts` with --day-start and --script read as cli's parsers read them; None when one is
+    wrong or --hex is missing, so that the app says what is wrong."""
+    day_start = small_int(opts.get("day_start", "23"), 2)
+    if day_start is None or not opts.get("day_start", "23").isascii() or "hex" not in opts:
         return None
     opts["day_start"] = day_start
-    if "script" in opts:  # read as cli's _script reads it; a wrong one goes to the app
+    if "script" in opts:
         from yimao.hanzi import SCRIPTS
 
         script = opts["script"].strip().lower()
