@@ -175,3 +175,14 @@ def test_encoded_document_is_the_dicts_byte_for_byte(topic):
     for i, h in enumerate(["乾", "晋", "离", "震", "艮", "坎", "巽", "兑"] * 2):
         r = read(CastRequest(hex=h, moving=str(i % 6 + 1), month="寅子申"[i % 3], day=["甲子", "丁亥", "戊申"][i % 3], year="子", topic=topic))
         assert document_json(r) == dumps(document(r), compact=True)
+
+
+def test_star_and_stars_say_the_weight():
+    """`yimao star NAME --json` and `yimao stars --json` carry each star's weight: 天罡 (by month)
+    heavy, 太岁 (by year) and 破军 (by month and hour) light."""
+    for name, weight in (("天罡", "heavy"), ("太岁", "light"), ("破军", "light"), ("喜神", "heavy")):
+        code, out = invoke("star", name, "--json")
+        assert code == 0 and json.loads(out)["star"]["weight"] == weight, name
+    code, out = invoke("stars", "--month", "寅", "--day", "甲子", "--year", "子", "--hour", "午", "--json")
+    stars = json.loads(out)["stars"]
+    assert stars and all(s["weight"] in ("heavy", "light") for s in stars)

@@ -475,6 +475,7 @@ def star_meta(star: Star) -> dict[str, Any]:
         "aliases": list(star.aliases),
         "group": star.group,
         "basis": star.basis,
+        "weight": star.weight,  # heavy: a month or day star; light: a year or hour star (唯日月之用尊焉)
         "kind": star.kind,
         "nature": star.nature,
         "topics": list(star.topics),
