@@ -796,7 +796,7 @@ def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool,
             ("★", "bold yellow"),
             (tr(star_label(s.star)), "bold"),
             (tr(s.star.nature), ""),
-            (_WEIGHT[s.star.weight], ""),
+            (tr(_WEIGHT[s.star.weight]), ""),
             (tr(" ".join(s.positions or ())), "cyan"),
             (tr(s.where_text()), ""),
         ]
