@@ -789,33 +789,40 @@ def stars_section(stars: Sequence[Any], tr: Callable[[str], str], explain: bool,
     active = [s for s in stars if s.active or s.on_use or any(c.holds for c in s.conditions)]
     dormant = [s for s in stars if s not in active]
     body: list[Any] = []
-    shown: set[str] = set()
-    told: set[str] = set()
+    shown: set[str] = set()  # quotes given once: a star that shares one says 同上
+    told: set[str] = set()  # passages whose modern rendering is given
     for s in active:
-        pieces = [
-            ("★", "bold yellow"),
-            (tr(star_label(s.star)), "bold"),
-            (tr(s.star.nature), ""),
-            (tr(_WEIGHT[s.star.weight]), ""),
-            (tr(" ".join(s.positions or ())), "cyan"),
-            (tr(s.where_text()), ""),
-        ]
-        if s.star.topics:
-            pieces.append((tr("/".join(s.star.topics)), "dim"))
-        body.extend(_pieces_text([p for p in pieces if p[0]], inner, indent="    "))
-        q = _without_conditions(s.star.quote, s.conditions)
-        if q is not None and q.original in shown:
-            body.append(Text(f"    「…」 {q.passage} {tr('同上')}", style="dim"))
-        elif q is not None:
-            shown.add(q.original)
-            body.extend(_quote_lines([q], tr, explain, not s.active, inner, told))
-        for c in s.conditions:
-            if c.holds:
-                body.extend(_condition_lines(c, tr, explain, inner, told))
+        body.extend(_active_star(s, tr, explain, inner, shown, told))
     if dormant:
         body.append(Text(tr("静 (不动则不伺)"), style="dim"))
         body.extend(_pieces_text([(tr(f"{star_label(s.star)}({s.where_text()})"), "dim") for s in dormant], inner, indent="  "))
     return [Panel(Group(*body), title=tr("神煞 (各伺其动；重：月日之星，轻：年时之星)"), title_align="left", box=box.ROUNDED)]
+
+
+def _active_star(s: Any, tr: Callable[[str], str], explain: bool, inner: int, shown: set[str], told: set[str]) -> list[Any]:
+    """One star that acts: its line of name, nature, weight, places and topics; its quote (or 同上
+    where an earlier star gave it) without its conditions' sentences; each condition that holds."""
+    pieces = [
+        ("★", "bold yellow"),
+        (tr(star_label(s.star)), "bold"),
+        (tr(s.star.nature), ""),
+        (tr(_WEIGHT[s.star.weight]), ""),
+        (tr(" ".join(s.positions or ())), "cyan"),
+        (tr(s.where_text()), ""),
+    ]
+    if s.star.topics:
+        pieces.append((tr("/".join(s.star.topics)), "dim"))
+    out: list[Any] = _pieces_text([p for p in pieces if p[0]], inner, indent="    ")
+    q = _without_conditions(s.star.quote, s.conditions)
+    if q is not None and q.original in shown:
+        out.append(Text(f"    「…」 {q.passage} {tr('同上')}", style="dim"))
+    elif q is not None:
+        shown.add(q.original)
+        out.extend(_quote_lines([q], tr, explain, not s.active, inner, told))
+    for c in s.conditions:
+        if c.holds:
+            out.extend(_condition_lines(c, tr, explain, inner, told))
+    return out
 
 
 def _condition_lines(c: Any, tr: Callable[[str], str], explain: bool, width: int, told: set[str] | None = None, star: str = "") -> list[Text]:
