@@ -82,6 +82,11 @@ def test_a_passage_id_as_written(written):
         (["hex"], "yimao: error: hex: missing argument 'spec'; see 'yimao hex -h'"),
         (["pillars", "extra"], "yimao: error: pillars: got unexpected extra argument(s) (extra); see 'yimao pillars -h'"),
         (["--bogus"], "yimao: error: no such option: --bogus; see 'yimao -h'"),
+        (["journal", "lst"], "yimao: error: journal: no such command: 'lst' (did you mean: list, stats?)"),
+        (
+            ["journal", "zzz"],
+            "yimao: error: journal: no such command: 'zzz'; the commands are delete, export, import, list, note, outcome, show, stats",
+        ),
     ],
 )
 def test_usage_errors_in_yimao_s_own_words(args, message):

@@ -39,10 +39,22 @@ def test_coin_values_with_separators_round_trip(c, sep):
 
 def test_the_forms_from_the_book_and_from_practice():
     c = Cast.parse("离之乾")
-    for typed in ("离变乾", "离化乾", "離變乾", "離化乾", "7,6,7,7,6,7", "7 6 7 7 6 7", " 7，6，7，7，6，7 ", "767767"):
+    for typed in (
+        "离变乾",
+        "离化乾",
+        "離變乾",
+        "離化乾",
+        "7,6,7,7,6,7",
+        "7 6 7 7 6 7",
+        " 7，6，7，7，6，7 ",
+        "767767",
+        "７６７７６７",
+        "７，６，７，７，６，７",
+    ):
         assert Cast.parse(typed) == c, typed
     with pytest.raises(NotationError, match="already say which lines move"):
         Cast.parse("7,6,7,7,6,7", "2")
+    assert Cast.parse("１０１１０１", "2,5") == c  # full-width bits, as a Chinese input method types them
 
 
 @pytest.mark.parametrize(

@@ -1124,6 +1124,10 @@ def _usage_error(e, errors, args: Sequence[str]) -> CommandLineError:
     inner = getattr(command, "commands", {})  # a group's commands: `journal list`
     if len(args) > 1 and args[1] in inner:
         command, named = inner[args[1]], f"{named} {args[1]}"
+    elif len(args) > 1 and inner and not args[1].startswith("-"):  # `journal lst`: said as `yimao cats` is
+        near = closest(args[1].lower(), sorted(inner), 3, 0.5)
+        rest = "" if near else f"; the commands are {', '.join(sorted(inner))}"
+        return CommandLineError(f"{named}: no such command: {shown(args[1])}{rest}", args[1], near)
     where, see = (f"{named}: ", f"yimao {named} -h") if named else ("", "yimao -h")
     if isinstance(e, errors.NoSuchOption):
         options = sorted({o for p in (command.params if command else ()) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")})

@@ -427,8 +427,9 @@ def _by_name() -> dict[str, Hexagram]:
 # The book's 之 and what practitioners write for it: 离变乾, 离化乾 (變 in traditional), arrows.
 _ARROWS = ("之", "变", "化", "變", "->", "→", "=>", ">", "⇒")
 # What may stand between the six values of a cast: 7,6,7,7,6,7 or 7 6 7 7 6 7 (、 and full-width
-# commas as typed in Chinese).
-_SEPARATORS = str.maketrans("", "", " ,，、\t")
+# commas as typed in Chinese); full-width digits (７６７７６７, from a Chinese input method) are
+# read as the digits they are.
+_SEPARATORS = str.maketrans("０１２３４５６７８９", "0123456789", " ,，、\t")
 
 
 class _CastFields(NamedTuple):
