@@ -1116,6 +1116,14 @@ def _check_command(name: str) -> None:
         raise CommandLineError(f"no such command: {shown(name)}" + ("" if near else f"; the commands are {', '.join(commands)}"), name, near)
 
 
+def _no_such_option(e, command, where: str, see: str) -> CommandLineError:
+    """An unknown option, with the closest of the command's options (click's guesses first)."""
+    options = sorted({o for p in (command.params if command else ()) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")})
+    near = [o for o in sorted(e.possibilities or ()) if o != "--help"] or closest(e.option_name, options, 3, 0.5)
+    rest = "" if near else f"; the options are {' '.join(options)}" if options else f"; see '{see}'"
+    return CommandLineError(f"{where}no such option: {e.option_name}{rest}", e.option_name, near)
+
+
 def _usage_error(e, errors, args: Sequence[str]) -> CommandLineError:
     """click's usage error as yimao says bad input: what was wrong, the closest valid choices,
     and where the command's options are listed."""
@@ -1130,10 +1138,7 @@ def _usage_error(e, errors, args: Sequence[str]) -> CommandLineError:
         return CommandLineError(f"{named}: no such command: {shown(args[1])}{rest}", args[1], near)
     where, see = (f"{named}: ", f"yimao {named} -h") if named else ("", "yimao -h")
     if isinstance(e, errors.NoSuchOption):
-        options = sorted({o for p in (command.params if command else ()) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")})
-        near = [o for o in sorted(e.possibilities or ()) if o != "--help"] or closest(e.option_name, options, 3, 0.5)
-        rest = "" if near else f"; the options are {' '.join(options)}" if options else f"; see '{see}'"
-        return CommandLineError(f"{where}no such option: {e.option_name}{rest}", e.option_name, near)
+        return _no_such_option(e, command, where, see)
     message = e.format_message().rstrip(".")
     message = message[:1].lower() + message[1:]  # click's "Missing argument …" as yimao's messages are written
     return CommandLineError(f"{where}{message}; see '{see}'", None)
