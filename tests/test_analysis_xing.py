@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from yimao.analysis.context import RuleContext, targets
-from yimao.analysis.xing import RULE, RULE_MU, mukai, sanxing
+from yimao.analysis.context import rule_context, targets
+from yimao.analysis.mukai import RULE as RULE_MU
+from yimao.analysis.mukai import mukai
+from yimao.analysis.xing import RULE, sanxing
 from yimao.chart import Source, build_chart, resolve_use
 from yimao.ganzhi import XING_TARGET, Branch
 from yimao.hexagram import Cast
@@ -91,8 +93,8 @@ def test_static_lines_do_not_act():
     assert _xing("比", month="寅", day="甲寅") == ()
     (f,) = _xing("比之观", month="寅", day="甲寅")  # line 6 子 moves
     assert f.kind == "刑" and ("子", "动爻", 6, "刑") in _members(f)
-    sc = RuleContext(_chart("比", month="寅", day="甲寅"), None)
-    assert all(a[1] in (Source.RI, Source.YUE, Source.DONGYAO, Source.BIANYAO) for acts in sc.acts for a in acts)
+    ctx = rule_context(_chart("比", month="寅", day="甲寅"), None)
+    assert all(a[1] in (Source.RI, Source.YUE, Source.DONGYAO, Source.BIANYAO) for t in ctx.targets for a in t.acts)
 
 
 def test_shi_xing_grave_readings():

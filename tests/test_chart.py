@@ -121,13 +121,13 @@ def test_resolve_use():
 
 
 def test_resolve_use_cache_gives_the_computed_use():
-    from yimao.chart import USE_CHOICES, _resolve_use
+    from yimao.chart import USE_CHOICES, use_in
 
     specs = (*USE_CHOICES, " 财 ", "財", "應", "世爻", "應爻", "鬼", "妻")
     for h in HEXAGRAMS:
         c = build_chart(Cast(h))
         for spec in specs:
-            assert resolve_use(c, spec) == _resolve_use.__wrapped__(h, spec)
+            assert resolve_use(c, spec) == use_in.__wrapped__(h, spec)
         with pytest.raises(UnknownNameError):
             resolve_use(c, "老板")
 

@@ -509,11 +509,12 @@ USE_CHOICES = ("官鬼", "官", "妻财", "财", "父母", "父", "兄弟", "兄
 
 def resolve_use(chart: Chart, spec: str) -> Use:
     """`--use`: a 六亲 (官鬼/官, 妻财/财, 父母/父, 兄弟/兄, 子孙/子/孙), 世, 应, or a line 1-6."""
-    return _resolve_use(chart[0][0], spec)  # chart.cast.hexagram, without the property
+    return use_in(chart[0][0], spec)  # chart.cast.hexagram, without the property
 
 
-@lru_cache(maxsize=4096)  # the answer depends on the hexagram alone: 64 × a dozen common specs
-def _resolve_use(h: Hexagram, spec: str) -> Use:
+@lru_cache(maxsize=4096)  # 64 hexagrams × a dozen common specs
+def use_in(h: Hexagram, spec: str) -> Use:
+    """`resolve_use` by the hexagram alone, which is all the answer depends on."""
     s = spec.strip()
     if s in ("世", "世爻"):
         return Use("世", h.lines[h.shi - 1].relative, (h.shi,), ())

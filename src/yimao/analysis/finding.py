@@ -4,7 +4,6 @@
 # annotation into a ForwardRef, compiling it, which makes defining these classes at import
 # (cold start) half again as costly.
 
-from functools import cache, partial
 from typing import Any, NamedTuple
 
 from yimao.chart import Source
@@ -31,11 +30,6 @@ class Member(NamedTuple):
             "position": self.position,
             "role": self.role,
         }
-
-
-# `Member(...)` runs a Python-level __new__, as every NamedTuple does; this is its C-level
-# equivalent: new_member((branch, source, position, role)).
-new_member = partial(tuple.__new__, Member)
 
 
 class _Members(dict):
@@ -121,16 +115,3 @@ class Finding(NamedTuple):
             "text": [*TEXT_DICTS[text]],
             "details": details,
         }
-
-
-# Likewise for findings, which the rules build from all ten fields in order:
-# new_finding((rule, holds, kind, element, relative, lines, members, reasons, text, details)).
-new_finding = partial(tuple.__new__, Finding)
-
-
-@cache
-def lines_in(mask: int) -> tuple[int, ...]:
-    """The line positions whose bits are set in `mask` (bit p for line p), in order: a finding's
-    `lines`. Rules collect positions as bits and read them here, several times cheaper than
-    sorting a set of them."""
-    return tuple(p for p in range(1, 7) if mask >> p & 1)

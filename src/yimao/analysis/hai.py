@@ -7,16 +7,13 @@ other four 生害.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from yimao.analysis.context import BIT, NAMED_ROLES, RuleContext, as_role, reason
-from yimao.analysis.finding import MEMBERS as _M
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding
+from yimao.analysis.context import RuleContext, Target, as_member, lines_of, rule_context
+from yimao.analysis.finding import Finding, Member
 from yimao.analysis.relations import around_hai
-from yimao.chart import Actor, Chart, ChartLine, Source, Use
+from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation
-from yimao.hexagram import Relative
 from yimao.texts import quote
 
 RULE = "六害"
@@ -50,114 +47,94 @@ def _direction(other: Branch, me: Branch) -> str:
 _DIRECTION_TEXT = {"彼克我": Q_BI_KE, "我克彼": Q_WO_KE, "彼生我": Q_SHENG, "我生彼": Q_SHENG}
 
 
-def liuhai_findings(chart: Chart, use: Use | None = None, scope: RuleContext | None = None) -> tuple[Finding, ...]:
+def liuhai_findings(chart: Chart, use: Use | None = None, ctx: RuleContext | None = None) -> tuple[Finding, ...]:
     """世应相害 (always), then the 害 on each target (the 用神, else its 伏神; and the 世)."""
-    out: list[Finding] = []
-    sc = scope if scope is not None else RuleContext(chart, use)
-    shi, ying = sc.shi, sc.ying
-    f = _shi_ying(shi, ying, sc.day, sc.month)  # only 姤, 恒, 小畜, 益
+    ctx = ctx if ctx is not None else rule_context(chart, use)
+    out = []
+    f = _shi_ying(ctx.shi, ctx.ying, ctx.day, ctx.month)  # only 姤, 恒, 小畜, 益
     if f is not None:
         out.append(f)
-    for tm, relative, hits, notes, head in sc.per_target:
-        bi = tm[0].index
-        by = hits.get(_HAI[bi])  # a branch has exactly one 害 partner
-        if by is not None:
-            out.append(_on(tm, relative, head, by, notes, bi, sc.day, sc.month))
+    for t in ctx.targets:
+        f = hai_on(ctx, t)
+        if f is not None:
+            out.append(f)
     return tuple(out)
 
 
 def _line_member(cl: ChartLine, role: str) -> Member:
-    return _M[(cl.line.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.line.position, role)]
+    return Member(cl.line.branch, Source.DONGYAO if cl.moving else Source.JINGYAO, cl.line.position, role)
 
 
 def shi_ying(chart: Chart) -> Finding | None:
     """世 and 应 a 害 pair: only 姤, 恒 (生害) and 小畜, 益 (克害, 应克世) — a prompt, not a verdict."""
-    ctx = RuleContext(chart, None)
-    return _shi_ying(chart.shi_line, chart.ying_line, ctx.day, ctx.month)
+    ctx = rule_context(chart)
+    return _shi_ying(ctx.shi, ctx.ying, ctx.day, ctx.month)
 
 
 def _shi_ying(shi: ChartLine, ying: ChartLine, day: Branch | None, month: Branch | None) -> Finding | None:
-    if _HAI[shi.line.branch.index] is not ying.line.branch:
+    if partner(shi.line.branch) is not ying.line.branch:
         return None
     kind = kind_of(shi.branch, ying.branch)
     d = _direction(ying.branch, shi.branch)  # the 应 against the 世
     relation = {"彼克我": "应克世", "我克彼": "世克应", "彼生我": "应生世", "我生彼": "世生应"}[d]
     shi_m, ying_m = _line_member(shi, "世"), _line_member(ying, "应")
-    return new_finding(
-        (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-            RULE,
-            True,
-            kind,
-            shi.element,
-            shi.relative,
-            (min(shi.position, ying.position), max(shi.position, ying.position)),
-            (shi_m, ying_m),
-            ("世应相害", relation),
-            (Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
-            {
-                "target": "世应",
-                "direction": relation,
-                "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
-                "severity": [*_WEIGHT],
-                "relations": [*around_hai(shi_m, ying_m, day, month)],  # 然亦必兼合冲生克而考之
-            },
-        )
+    return Finding(
+        RULE,
+        True,
+        kind,
+        shi.element,
+        shi.relative,
+        (min(shi.position, ying.position), max(shi.position, ying.position)),
+        (shi_m, ying_m),
+        ("世应相害", relation),
+        (Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
+        {
+            "target": "世应",
+            "direction": relation,
+            "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
+            "severity": [*_WEIGHT],
+            "relations": [*around_hai(shi_m, ying_m, day, month)],  # 然亦必兼合冲生克而考之
+        },
     )
 
 
-# Per branch (by index): its 害 partner (the indices sum to 7), and how that partner stands to it.
-_HAI = tuple(BRANCHES[(7 - b.index) % 12] for b in BRANCHES)
-_HAI_KIND = tuple(kind_of(_HAI[b.index], b) for b in BRANCHES)
-_HAI_DIRECTION = tuple(_direction(_HAI[b.index], b) for b in BRANCHES)
+def partner(b: Branch) -> Branch:
+    """The branch that 害 `b`: the one that 冲 its 合 (子未 丑午 寅巳 卯辰 申亥 酉戌)."""
+    he = BRANCHES[(1 - b.index) % 12]  # its 六合 (`ganzhi.liuhe`)
+    return he.opposite
 
 
-def _on(
-    tm: Member, relative: Relative, head: Any, by: tuple[Actor, ...], notes: tuple[str, ...], bi: int, day: Branch | None, month: Branch | None
-) -> Finding:
-    """The 害 on a target (`tm`) by the sources `by` of its partner branch."""
-    b, _source, position, role = tm
-    kind = _HAI_KIND[bi]
-    d = _HAI_DIRECTION[bi]
-    mask = BIT[position]  # the finding's lines (lines_of inlined)
-    for a in by:
-        mask |= BIT[a[2]]
-    # the details are the same for every 害 on the target (its partner is one branch): built once
-    # and kept with its head (see context._Head)
-    memo = head.memo
-    shared = memo.get("害")
-    if shared is None:
-        shared = memo["害"] = {
-            **head,  # target, hidden, position, branch
+def hai_on(ctx: RuleContext, t: Target) -> Finding | None:
+    """The 害 on target `t` by the sources of its partner branch acting on it (a branch has one)."""
+    by = t.by(partner(t.branch))
+    if not by:
+        return None
+    kind = kind_of(by[0].branch, t.branch)
+    d = _direction(by[0].branch, t.branch)
+    me = t.member()
+    members = [as_member(a, "害") for a in by]
+    relations: list[dict[str, Any]] = []  # 然亦必兼合冲生克而考之: round each source of the 害, with the 日 and the 月
+    for m in members:
+        relations += around_hai(me, m, ctx.day, ctx.month)
+    return Finding(
+        RULE,
+        True,
+        kind,
+        t.element,
+        t.relative,
+        lines_of(t.position, *[a.position for a in by]),
+        (me, *members),
+        (*[f"{a.source.value}{a.branch.value}害{t.role}" for a in by], d, *t.notes),
+        (Q_LAW, _DIRECTION_TEXT[d], Q_USE),
+        {
+            **t.head(),
             "direction": d,
             # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世 (or the 用 a topic names)
             "weight": "重" if kind == "克害" else "轻",
             "severity": [*_WEIGHT],
-        }
-    members = tuple(map(_AS_HAI, by))
-    relations: list[dict[str, Any]] = []  # 然亦必兼合冲生克而考之: round each source of the 害, with the 日 and the 月
-    for m in members:
-        relations += around_hai(tm, m, day, month)
-    return new_finding(
-        (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-            RULE,
-            True,
-            kind,
-            b.element,
-            relative,
-            lines_in(mask),
-            (tm, *members),
-            (*map(_HAI_REASON[role], by), d, *notes),
-            _ON_TEXT[d],
-            {**shared, "relations": relations},
-        )
+            "relations": relations,
+        },
     )
 
 
-_ON_TEXT = {d: (Q_LAW, q, Q_USE) for d, q in _DIRECTION_TEXT.items()}
-_AS_HAI = as_role("害")
-_HAI_REASON: dict[str | None, Callable[[Actor], str]] = {
-    role: reason("{source}{branch}害" + role) for role in ("用", "世", "用/世", *NAMED_ROLES)
-}  # by the target's role
-
-
-__all__ = ["RULE", "kind_of", "liuhai_findings", "shi_ying"]
+__all__ = ["RULE", "hai_on", "kind_of", "liuhai_findings", "partner", "shi_ying"]

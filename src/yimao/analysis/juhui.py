@@ -11,15 +11,14 @@ sound, the others when neither 旬空 nor 月破.
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
-from yimao.analysis.context import RuleContext
-from yimao.analysis.finding import MEMBERS as _M
-from yimao.analysis.finding import Finding, Member, lines_in, new_finding
+from yimao.analysis.context import RuleContext, lines_of, rule_context
+from yimao.analysis.finding import Finding, Member
 from yimao.chart import Chart, Source, Use
-from yimao.ganzhi import BRANCHES, SANHE, Branch, EarthSchool, Element, GanZhi, changsheng, element_relation, vigour
-from yimao.hexagram import Hexagram, Relative
+from yimao.ganzhi import SANHE, Branch, Element, changsheng, element_relation, vigour
+from yimao.hexagram import Cast, Relative
 from yimao.texts import Quote, quote
 
 RULE = "局会"
@@ -73,440 +72,255 @@ _REASON_TEXT: dict[str, tuple[Quote, ...]] = {
     R_XUANZHONG: (Q_XUAN, Q_XUAN_CASE, Q_XIUQIU),
 }
 
-_RI, _YUE, _DONG, _JING, _BIAN, _FU = Source.RI, Source.YUE, Source.DONGYAO, Source.JINGYAO, Source.BIANYAO, Source.FUSHEN
-_BV = tuple(b.value for b in BRANCHES)
-
-# The four 局 in the order of their findings: (index, element, its branches' indices 始 中 终,
-# its bit shift (see _P), its roles as the details show them, the reason 中神…不伤).
-_JU = tuple(
-    (j, e, tuple(b.index for b in SANHE[e]), 9 * j, dict(zip(ROLES, [b.value for b in SANHE[e]])), f"中神{SANHE[e][1].value}不伤")
-    for j, e in enumerate((Element.MU, Element.HUO, Element.JIN, Element.SHUI))
-)
-_NONE = 12  # the index of a day or month not given
+ORDER = (Element.MU, Element.HUO, Element.JIN, Element.SHUI)  # the order of the findings
+ACTIVE = (Source.DONGYAO, Source.BIANYAO, Source.FUSHEN)  # the sources that make a 局 (会), best first
+# 旬空 and 月破 are the branch's: every line, 变爻 and 伏神 of a branch is 空 (破) or none is.
 
 
-# Every branch is one role of one 局, so a chart's standing towards all four 局 fits in one int:
-# 9 bits per 局 — its roles present (bits 0-2, 始 中 终), active (3-5: a moving line, a 变爻 or a
-# lifted 伏神 fills it) and hung (6-8: the 日 or the 月 is it). `_FORMS` then answers, for each
-# 局's 9 bits, whether it is worth a finding, before a single entry is gathered.
-def _role_bits() -> tuple[int, ...]:
-    bits = [0] * 12
-    for _j, _e, idx, shift, _roles, _why in _JU:
-        for r, i in enumerate(idx):
-            bits[i] = 1 << (shift + r)
-    return tuple(bits)
+class RoleState(NamedTuple):
+    """A role of a 局 on one chart, as the verdict reads it."""
+
+    present: bool  # some source fills it
+    hung: bool  # the 日 or the 月 is it
+    sound: bool  # the 日 or 月, or a line, 变爻 or 伏神 neither 旬空 nor 月破
+    kong: bool  # lost to 旬空 (filled by the lines alone)
+    po: bool  # lost to 月破
 
 
-_P = _role_bits()  # per branch (by index): present
-_PA = tuple(b | b << 3 for b in _P)  # present and active
-_PH = tuple(b | b << 6 for b in _P)  # present and hung
-_POP = (0, 1, 1, 2, 1, 2, 2, 3)
-_JR = tuple(next((j, idx.index(i)) for j, _e, idx, _s, _r, _w in _JU if i in idx) for i in range(12))  # per branch: (局, role)
-
-
-def _forms(key: int) -> bool:
-    """Whether a 局 whose roles are present/active/hung as in `key` (9 bits) yields a finding.
-    Informative near misses only: hung on the 日/月, two roles present, and two active or all
-    three present; not hung, the lines alone make all three roles active (周流六虚而皆会)."""
-    present, active, hung = _POP[key & 7], _POP[key >> 3 & 7], key >> 6
-    if present < 2:
-        return False
-    if hung:
-        return active >= 2 or (active == 1 and present == 3)
-    return active == 3
-
-
-_FORMS = tuple(int(_forms(k)) for k in range(512))  # 0 or 1, so that four make the bits of a chart's 局
-_WANT = tuple(tuple(j for j in range(4) if w >> j & 1) for w in range(16))  # the 局 by those bits
-# A 局's 9 bits as its finding reads them: the active roles count only as fewer than two or not
-# (see _Verdicts), so that their table has fewer keys to meet (and build) in a batch.
-_CANON = tuple(k & 0o707 | (0o30 if _POP[k >> 3 & 7] >= 2 else 0) for k in range(512))
-
-
-@cache
-def _trigram_roles(h: Hexagram) -> tuple[list[Any], list[Any], tuple[Any, ...], tuple[int, int]]:
-    """What each trigram of `h` brings to the 局, by the trigram's moving lines (3 bits, bit 0 its
-    first line): [lower], [upper], filled as charts come (see _trigram_part); per position (1-6)
-    what `_trigram_part` reads of its line and its 伏神 (see _line_roles); and the keys of its
-    trigrams' parts among all hexagrams' (see _shared_keys). A 变爻's branch
-    depends on its own trigram's moving lines alone (see context._trigram_moves)."""
-    hidden = {hl.position: hl for hl in h.hidden}
-    return [None] * 8, [None] * 8, (None, *[_line_roles(ln, hidden.get(ln.position)) for ln in h.lines]), _shared_keys(h, hidden)
-
-
-def _shared_keys(h: Hexagram, hidden: dict[int, Any]) -> tuple[int, int]:
-    """A trigram's part depends on the hexagram only through the trigram, its place, and the
-    伏神 under its lines: per trigram of `h`, lower and upper, those as an int, to which its
-    moving lines (bits 3-5) are added to key `_PARTS` (1,024 parts of the 64 hexagrams are some
-    370 distinct ones, met as charts come)."""
-    keys = []
-    for first, t in ((1, h.lower), (4, h.upper)):
-        under = 0
-        for p in range(first, first + 3):
-            hl = hidden.get(p)
-            under = under * 13 + (0 if hl is None else hl.branch.index + 1)
-        keys.append(t.code | (first == 4) << 6 | under << 7)
-    return keys[0], keys[1]
-
-
-_PARTS: dict[int, tuple[Any, ...]] = {}
-
-
-def _shared_part(key: int, h: Hexagram, changes: tuple[Any, ...], first: int, mask: int) -> tuple[Any, ...]:
-    """`_trigram_part`, by its key (see _shared_keys)."""
-    v = _PARTS.get(key)
-    if v is None:
-        v = _PARTS[key] = _trigram_part(h, changes, first, mask)
-    return v
-
-
-def _line_roles(ln: Any, hl: Any) -> tuple[Any, ...]:
-    """A line's branch index, its 局 and role as a slot (局 * 3 + role), as a member static and
-    moving; and its 伏神's (None when it has none): its branch index, slot, member, and 伏得生
-    per school (as a 局 bit: the line is the 伏神's 长生)."""
-    p, b = ln.position, ln.branch
-    j, r = _JR[b.index]
-    fu = None
-    if hl is not None:
-        hb = hl.branch
-        hj, hr = _JR[hb.index]
-        zs = 1 << hj if b is changsheng(hb.element, EarthSchool.SHUI) else 0
-        zh = 1 << hj if b is changsheng(hb.element, EarthSchool.HUO) else 0
-        fu = hb.index, hj * 3 + hr, _M[(hb, _FU, p, ROLES[hr])], zs, zh
-    return b.index, j * 3 + r, _M[(b, _JING, p, ROLES[r])], _M[(b, _DONG, p, ROLES[r])], fu
-
-
-_NO_ENTRIES = ((), (), (), 0)  # a 局 the trigram has no entry in
-
-
-def _trigram_part(h: Hexagram, changes: tuple[Any, ...], first: int, mask: int) -> tuple[Any, ...]:
-    """The entries of the trigram of `h` from position `first`, its lines moving as `mask`, with
-    their 变爻 (`changes`, by position, from RuleContext): every line (static or moving), the 变爻 of a
-    moving one, the 伏神 it lifts (a 伏神 is lifted exactly when its 飞神 moves).
-
-    As role bits (see _P): the roles present (any entry) and active (a moving line, a 变爻, a
-    lifted 伏神) — the part of the 9 bits per 局 the lines give; the roles with a moving line,
-    with a 变爻, with a lifted 伏神 (which make the type: 动会, 变会, 伏会). Per school (水土,
-    火土), the 局 (bits) with a lifted 伏神 under its 长生 (伏得生). And per 局: its entries by
-    role, in chart order (by line: the line, its 变爻, its 伏神), as members; and their
-    positions (bits).
-
-    The trigrams' entries of a role follow each other in chart order, lower then upper, so a
-    chart's are the two parts' joined: the roles' entries of a 局 need no walk over its lines."""
-    x = dong = bian = fu = zs = zh = 0
-    slots: dict[int, tuple[Member, ...]] = {}  # entries by 局 * 3 + role, as they come
-    at = [0] * 4
-    roles = _trigram_roles(h)[2]
-    for p in range(first, first + 3):
-        i, slot, static, moving, hidden = roles[p]
-        at[slot // 3] |= 1 << p
-        x |= _P[i]
-        if not mask >> (p - first) & 1:
-            slots[slot] = (*slots.get(slot, ()), static)
-            continue
-        slots[slot] = (*slots.get(slot, ()), moving)
-        x |= _PA[i]
-        dong |= _P[i]
-        ch = changes[p]
-        if ch is not None:
-            cb = ch[0]
-            i = cb.index
-            j, r = _JR[i]
-            slot = j * 3 + r
-            slots[slot] = (*slots.get(slot, ()), _M[(cb, _BIAN, p, ROLES[r])])
-            at[j] |= 1 << p
-            x |= _PA[i]
-            bian |= _P[i]
-        if hidden is not None:
-            i, slot, member, s, hz = hidden
-            slots[slot] = (*slots.get(slot, ()), member)
-            at[slot // 3] |= 1 << p
-            x |= _PA[i]
-            fu |= _P[i]
-            zs |= s
-            zh |= hz
-    get = slots.get
-    a0, a1, a2, a3 = at
-    per_ju = (
-        (get(0, ()), get(1, ()), get(2, ()), a0) if a0 else _NO_ENTRIES,
-        (get(3, ()), get(4, ()), get(5, ()), a1) if a1 else _NO_ENTRIES,
-        (get(6, ()), get(7, ()), get(8, ()), a2) if a2 else _NO_ENTRIES,
-        (get(9, ()), get(10, ()), get(11, ()), a3) if a3 else _NO_ENTRIES,
-    )
-    return x, dong, bian, fu, zs, zh, per_ju
-
-
-class _DayBits(dict):
-    """Per day pillar (a 干支, a bare branch, or None; 73 keys): its branch index (_NONE when not
-    given), the roles it hangs (see _PH), and the roles whose branch is 旬空 (see _P; none without
-    a stem). A line, a 变爻 or a 伏神 is 空 by its branch alone (the branch against the day's 旬),
-    so a role's entries are all 空 or none."""
-
-    __slots__ = ()
-
-    def __missing__(self, d: GanZhi | Branch | None) -> tuple[int, int, int]:
-        if d is None:
-            v = (_NONE, 0, 0)
-        elif d.__class__ is GanZhi:
-            i = d.branch.index
-            v = (i, _PH[i], sum([_P[b.index] for b in d.xunkong]))
-        else:
-            v = (d.index, _PH[d.index], 0)
-        self[d] = v
-        return v
-
-
-class _MonthBits(dict):
-    """Per month branch (or None; 13 keys): its index (_NONE when not given), the roles it hangs
-    (see _PH), and the role whose branch it 冲 (月破: by the branch alone, as 旬空)."""
-
-    __slots__ = ()
-
-    def __missing__(self, m: Branch | None) -> tuple[int, int, int]:
-        v = self[m] = (_NONE, 0, 0) if m is None else (m.index, _PH[m.index], _P[m.opposite.index])
-        return v
-
-
-_DAY_BITS = _DayBits()
-_MONTH_BITS = _MonthBits()
-
-
-def juhui(chart: Chart, use: Use | None = None, scope: RuleContext | None = None) -> tuple[Finding, ...]:
+def juhui(chart: Chart, use: Use | None = None, ctx: RuleContext | None = None) -> tuple[Finding, ...]:
     """Every 局 that forms, and every informative near miss, in the order 木 火 金 水."""
-    cast = chart.cast
-    if not cast.moving:
+    if not chart.cast.moving:
         return ()  # nothing moves: no 局 can form and none came near
-    sc = scope if scope is not None else RuleContext(chart, use)
-    # First the roles alone (see _P): they rule out most 局 of most charts. Only moving lines make
-    # a role active: the line itself, its 变爻, the 伏神 it lifts.
-    h = cast.hexagram
-    mv = sc.moving
-    lows, highs, _roles, (lo_key, hi_key) = _trigram_roles(h)
-    k = mv >> 1 & 7
-    lo = lows[k]
-    if lo is None:
-        lo = lows[k] = _shared_part(lo_key | k << 3, h, sc.changes, 1, k)
-    k = mv >> 4
-    hi = highs[k]
-    if hi is None:
-        hi = highs[k] = _shared_part(hi_key | k << 3, h, sc.changes, 4, k)
-    lx, ldong, lbian, lfu, lzs, lzh, lparts = lo
-    hx, hdong, hbian, hfu, hzs, hzh, hparts = hi
-    di, dh, kong = _DAY_BITS[chart.pillars.day]
-    mi, mh, po = _MONTH_BITS[sc.month]
-    lines_x = lx | hx
-    x = lines_x | dh | mh
-    f = _FORMS
-    want = f[x & 511] | f[x >> 9 & 511] << 1 | f[x >> 18 & 511] << 2 | f[x >> 27] << 3
-    if not want:
-        return ()
-    # what every 局 of the chart shares, worked out once: the roles of each type (a role's type
-    # is that of its best active entry: 动爻, then 变爻, then 伏神), the roles' soundness
-    dong = ldong | hdong
-    bian = (lbian | hbian) & ~dong
-    fu = (lfu | hfu) & ~dong & ~bian
-    zhen = lzh | hzh if chart.school is _HUO else lzs | hzs
-    bad = kong | po
-    relatives = _RELATIVES[sc.palace]
-    to_use = _NO_USE
-    if use is not None:  # the element of the 用神 (see _use_element), inline for its line
-        positions = use.positions
-        ue = chart.lines[positions[0] - 1].line.branch.element if positions else _use_element(chart, use, sc.palace)
-        if ue is not None:
-            to_use = _TO_USE[ue]
-    hung_on = _HUNG[di * 13 + mi]
-    notes = _NOTES[sc.stemless][mi == _NONE]
-    nopillars = 1 << 23 if di == _NONE and mi == _NONE else 0
+    ctx = ctx if ctx is not None else rule_context(chart, use)
+    entries, active = line_entries(chart.cast)
+    hung = {b for b in (ctx.day, ctx.month) if b is not None}
+    use_element = _use_element(chart, use, ctx.palace)
     out = []
-    for j in _WANT[want]:
-        s = 9 * j
-        key = x >> s & 511
-        lp = lines_x >> s & 7  # the roles the lines fill
-        snd = key >> 6 | lp & ~(bad >> s)
-        lp &= ~snd  # the roles unsound: only theirs are told 空 or 破
-        kind = 1 if bian >> s & 7 else 2 if fu >> s & 7 else 0
-        holds, core, text, head, tail = _VERDICTS[
-            _CANON[key] | snd << 9 | (lp & kong >> s) << 12 | (lp & po >> s) << 15 | kind << 18 | (zhen >> j & 1) << 20 | j << 21 | nopillars
-        ]
-        ryx, why_hung, p0, p1, p2 = hung_on[j]
-        l0, l1, l2, lm = lparts[j]
-        h0, h1, h2, hm = hparts[j]
-        out.append(
-            new_finding(
-                (  # rule, holds, kind, element, relative, lines, members, reasons, text, details
-                    RULE,
-                    holds,
-                    _KINDS[kind],
-                    _ELEMENTS[j],
-                    relatives[j],
-                    lines_in(lm | hm),
-                    (*p0, *l0, *h0, *p1, *l1, *h1, *p2, *l2, *h2),
-                    (*why_hung, *core, *notes) if holds else (*core, *notes),
-                    text,
-                    {**head, **ryx, **to_use[j], **tail},
-                )
-            )
-        )
+    for element in ORDER:
+        n_present = n_active = n_hung = 0
+        for b in SANHE[element]:
+            n_present += b in entries or b in hung
+            n_active += b in active
+            n_hung += b in hung
+        if _worth_a_finding(n_present, n_active, n_hung > 0):
+            out.append(_finding(ctx, entries, element, n_active >= 2, use_element))
     return tuple(out)
 
 
-_HUO = EarthSchool.HUO
-_KINDS = ("动会", "变会", "伏会")
-_ELEMENTS = tuple(ju[1] for ju in _JU)
+@lru_cache(maxsize=4096)  # the 4096 casts
+def line_entries(cast: Cast) -> tuple[dict[Branch, list[tuple[Source, int]]], frozenset[Branch]]:
+    """What the lines bring to the 局, by branch, in chart order: each line (static or moving),
+    the 变爻 of a moving one, and the 伏神 it lifts (「发动飞爻而相挈」), with their positions; and
+    the branches that move, which alone make a 局 (会): the moving lines, 变爻 and lifted 伏神.
+    Both are shared: never changed."""
+    h, moving = cast
+    changed = cast.changed
+    under = {hl.position: hl for hl in h.hidden}
+    out: dict[Branch, list[tuple[Source, int]]] = {}
+    active = set()
+    for line in h.lines:
+        p = line.position
+        if p not in moving:
+            out.setdefault(line.branch, []).append((Source.JINGYAO, p))
+            continue
+        out.setdefault(line.branch, []).append((Source.DONGYAO, p))
+        active.add(line.branch)
+        if changed is not None:
+            b = changed.lines[p - 1].branch
+            out.setdefault(b, []).append((Source.BIANYAO, p))
+            active.add(b)
+        if p in under:  # lifted: its 飞神 moves
+            b = under[p].branch
+            out.setdefault(b, []).append((Source.FUSHEN, p))
+            active.add(b)
+    return out, frozenset(active)
 
 
-class _Verdicts(dict):
-    """What a 局's finding takes from its role bits alone, by their packed key (see juhui): 9 bits
-    present/active/hung (see _P; active only as fewer than two or not, see _CANON), then sound,
-    空, 破 (3 bits each; 空 and 破 of unsound roles only), the type (2), 伏得生, the 局 (2), and
-    whether neither 日 nor 月 is given: whether it holds, its reasons (but the 日/月 a formed 局
-    hangs on, and the notes), its sentences, its details before and after what the pillars and
-    the 用神 give. About 470 keys come up in 1,000 charts, 710 in 3,000 (bounded by the bits);
-    the details parts are shared, read-only (documents are, see serialize)."""
-
-    __slots__ = ()
-
-    def __missing__(self, v: int) -> tuple[bool, tuple[str, ...], tuple[Quote, ...], dict[str, Any], dict[str, Any]]:
-        key, snd, kong, po = v & 511, v >> 9 & 7, v >> 12 & 7, v >> 15 & 7
-        kind, zhen, j, nopillars = _KINDS[v >> 18 & 3], bool(v >> 20 & 1), v >> 21 & 3, bool(v >> 23 & 1)
-        present, hung = key & 7, key >> 6
-        _j, _element, _idx, _shift, roles, zhong_ok = _JU[j]
-        reasons = _not_formed(_POP[key >> 3 & 7] >= 2, nopillars, present, hung, snd, kong, po, kind)
-        xuan = _XUAN[hung]
-        damage = () if snd == 7 else _damage(j, present, snd, kong, po)
-        head = {"roles": roles, "present": _BY_ROLE[present], "sound": _BY_ROLE[snd]}
-        tail: dict[str, Any] = {"zhen": True} if zhen else {}
-        if reasons:
-            out = (False, (*reasons, *damage), _text_of(tuple(reasons)), head, tail)
-        else:
-            strength = "力小" if not snd & 1 else "力存" if not snd & 4 else "力大"
-            tail["strength"] = strength
-            tail["xuan_reading"] = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
-            why = [zhong_ok]
-            if xuan is not None:
-                why.append(xuan)
-            if zhen:
-                why.append("伏得生")
-            why.append(strength)
-            out = (True, (*why, *damage), _TEXT[kind][zhen][xuan == "悬始" or xuan == "悬终"], head, tail)
-        self[v] = out
-        return out
+def _worth_a_finding(n_present: int, n_active: int, hung: bool) -> bool:
+    """Formed 局 and informative near misses: hung on the 日/月 with two roles present and either
+    two active or all three present; not hung, all three roles active (周流六虚而皆会)."""
+    if n_present < 2:
+        return False
+    if hung:
+        return n_active >= 2 or (n_active == 1 and n_present == 3)
+    return n_active == 3
 
 
-_VERDICTS = _Verdicts()
+def _finding(
+    ctx: RuleContext, entries: dict[Branch, list[tuple[Source, int]]], element: Element, two_active: bool, use_element: Element | None
+) -> Finding:
+    states = []
+    members: list[Member] = []
+    hung_on: list[str] = []
+    best = []  # each role's best active source (动爻, then 变爻, then 伏神), which makes the type
+    for name, b in zip(ROLES, SANHE[element]):
+        state, role_members, words, rank = _role(ctx, name, b, entries.get(b, []))
+        states.append(state)
+        members += role_members
+        hung_on += words
+        best.append(rank)
+    kind = "变会" if 1 in best else "伏会" if 2 in best else "动会"
+    no_pillars = ctx.day is None and ctx.month is None
+    v = verdict(element, kind, _zhen(ctx.chart, element), no_pillars, two_active, (states[0], states[1], states[2]))
+    trio = SANHE[element]
+    details = {
+        **v.details,
+        "ri": ROLES[trio.index(ctx.day)] if ctx.day in trio else None,
+        "yue": ROLES[trio.index(ctx.month)] if ctx.month in trio else None,
+        "xuan": v.xuan,
+        "vigour": vigour(element, ctx.month).value if ctx.month is not None else None,
+        **_to_use(element, use_element),
+        **v.tail,
+    }
+    notes = []
+    if ctx.stemless:
+        notes.append("未给日干，旬空未判")
+    if ctx.month is None:
+        notes.append("未给月建，月破未判")
+    return Finding(
+        RULE,
+        v.holds,
+        kind,
+        element,
+        Relative.of(element, ctx.palace),  # the 局 acts as its element (午会为火)
+        lines_of(*[m.position for m in members]),
+        tuple(members),
+        (*hung_on, *v.reasons, *notes) if v.holds else (*v.reasons, *notes),
+        v.text,
+        details,
+    )
 
 
-def _not_formed(two_active: bool, nopillars: bool, present: int, hung: int, snd: int, kong: int, po: int, kind: str) -> list[str]:
-    """Why a 局 does not form, in the order of docs/rules.md §2 (role bits 始 中 终 as in _P)."""
-    reasons: list[str] = []
+def _role(ctx: RuleContext, name: str, b: Branch, by_lines: list[tuple[Source, int]]) -> tuple[RoleState, list[Member], list[str], int]:
+    """The role `name` of a 局, its branch `b` filled by the lines as `by_lines`: its state; its
+    members, the 日 and 月 first; the words saying the 日 or 月 hangs on it; the rank of its best
+    active source in ACTIVE (3: none)."""
+    members = []
+    words = []
+    if b is ctx.day:
+        members.append(Member(b, Source.RI, None, name))
+        words.append(f"日{b.value}在{name}")
+    if b is ctx.month:
+        members.append(Member(b, Source.YUE, None, name))
+        words.append(f"月{b.value}在{name}")
+    rank = 3
+    for source, p in by_lines:
+        members.append(Member(b, source, p, name))
+        if source in ACTIVE:
+            rank = min(rank, ACTIVE.index(source))
+    hung = b is ctx.day or b is ctx.month
+    filled = bool(by_lines)
+    kong = filled and b in (ctx.chart.pillars.xunkong or ())
+    po = filled and ctx.month is not None and b is ctx.month.opposite
+    sound = hung or (filled and not kong and not po)
+    return RoleState(filled or hung, hung, sound, kong and not sound, po and not sound), members, words, rank
+
+
+def _zhen(chart: Chart, element: Element) -> bool:
+    """伏得生者其局真: a lifted 伏神 of the 局 under the 长生 of its own element (午伏寅, 子伏申)."""
+    for cl in chart.lines:
+        h = cl.hidden
+        if h is not None and h.lifted and h.line.branch in SANHE[element] and cl.line.branch is changsheng(h.line.branch.element, chart.school):
+            return True
+    return False
+
+
+class Verdict(NamedTuple):
+    """What a 局's finding takes from the states of its roles: whether it holds, its reasons (but
+    the 日/月 it hangs on), its sentences, and its details before and after the chart's own."""
+
+    holds: bool
+    reasons: tuple[str, ...]
+    text: tuple[Quote, ...]
+    xuan: str | None  # 悬始, 悬终, 悬中: the role the 日 or 月 is
+    details: dict[str, Any]
+    tail: dict[str, Any]
+
+
+@lru_cache(maxsize=4096)  # a few hundred states come up
+def verdict(element: Element, kind: str, zhen: bool, no_pillars: bool, two_active: bool, roles: tuple[RoleState, RoleState, RoleState]) -> Verdict:
+    """The 局 of `element`, its roles in these states, judged in the order of docs/rules.md §2."""
+    start, _middle, end = roles
+    names = dict(zip(ROLES, SANHE[element]))
+    hung = [name for name, r in zip(ROLES, roles) if r.hung]
+    # 悬始 when the 日 or 月 is the 始 (it prevails), else 悬终, else 悬中
+    xuan = "悬始" if "始" in hung else "悬终" if "终" in hung else "悬中" if hung else None
+    reasons = _why_not(kind, no_pillars, two_active, roles, hung)
+    damage = _damage(element, roles)
+    details = {
+        "roles": {name: b.value for name, b in names.items()},
+        "present": {name: r.present for name, r in zip(ROLES, roles)},
+        "sound": {name: r.sound for name, r in zip(ROLES, roles)},
+    }
+    tail: dict[str, Any] = {"zhen": True} if zhen else {}  # 伏得生者其局真
+    if reasons:
+        return Verdict(False, (*reasons, *damage), _text_of(reasons), xuan, details, tail)
+    # 伤其始者，局会之力小，伤其终者，局会之力存，终始不伤。局会之力大矣
+    strength = "力小" if not start.sound else "力存" if not end.sound else "力大"
+    tail["strength"] = strength
+    tail["xuan_reading"] = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
+    why = (f"中神{names['中'].value}不伤", *([xuan] if xuan else []), *(["伏得生"] if zhen else []), strength, *damage)
+    text = (
+        Q_THREE,
+        Q_KIND[kind],
+        Q_ZHONG,
+        Q_STRENGTH,
+        *((Q_ZHEN,) if zhen else ()),
+        *((Q_XUAN,) if xuan in ("悬始", "悬终") else ()),
+        Q_NATURE,
+    )
+    return Verdict(True, why, text, xuan, details, tail)
+
+
+def _why_not(kind: str, no_pillars: bool, two_active: bool, roles: tuple[RoleState, RoleState, RoleState], hung: list[str]) -> list[str]:
+    """Why a 局 does not form, in the order of docs/rules.md §2 (none: it forms)."""
+    start, middle, _end = roles
+    reasons = []
     if not two_active:
-        reasons.append(R_FEW)
-    if nopillars:
+        reasons.append(R_FEW)  # 会 is lines meeting lines
+    if no_pillars:
         reasons.append(R_NO_PILLAR)
     elif not hung:
         reasons.append(R_RIYUE)  # 凡局必得日月有一在局
-    if not present & 2:
+    if not middle.present:
         reasons.append(R_SHIZHU)  # 失其主则不能会
-    elif not snd & 2:
+    elif not middle.sound:
         reasons.append(R_SHANGZHONG)  # 伤其中则不能局
-        if kong & 2:
+        if middle.kong:
             reasons.append("中神空")
-        if po & 2:
+        if middle.po:
             reasons.append("中神破")
-    if not snd & 1:
+    if not start.sound:
         if kind == "变会":
             reasons.append(R_JIA)  # 变失始者其局假
-        if hung == 4:
+        if hung == ["终"]:
             reasons.append(R_XUANZHONG)  # 戌月悬午，是墓非生，则此火局休囚，不成会
     return reasons
 
 
-# Shared, read-only parts of the details (documents are read-only: see serialize), by the
-# three role bits 始 中 终.
-_BY_ROLE = tuple({"始": bool(k & 1), "中": bool(k & 2), "终": bool(k & 4)} for k in range(8))
-_XUAN = tuple("悬始" if k & 1 else "悬终" if k & 4 else "悬中" if k & 2 else None for k in range(8))
+def _damage(element: Element, roles: tuple[RoleState, RoleState, RoleState]) -> list[str]:
+    """How each role that is not sound is lost: "始神寅旬空", "终神戌不现" …"""
+    out = []
+    for name, b, r in zip(ROLES, SANHE[element], roles):
+        if r.sound:
+            continue
+        if not r.present:
+            out.append(f"{name}神{b.value}不现")
+        else:
+            out.append(f"{name}神{b.value}{'旬空' if r.kong else ''}{'月破' if r.po else ''}")
+    return out
 
 
-class _Hung(dict):
-    """How the 日 and the 月 hang on each 局, by their branch indices as di * 13 + mi (_NONE when
-    not given; 169 keys): per 局 (in _JU order) the details it takes from them (ri, yue, xuan:
-    the roles they are; vigour: its 旺相休囚死 in the month), the reasons a formed 局 gives for them, and per role (始 中 终) their
-    members, which come first among its entries."""
-
-    __slots__ = ()
-
-    def __missing__(self, key: int) -> tuple[tuple[Any, ...], ...]:
-        di, mi = divmod(key, 13)
-        out = []
-        for j, e, idx, _s, _r, _w in _JU:
-            if di not in idx and mi not in idx:  # neither hangs on it: its vigour in the month alone
-                out.append(_UNHUNG.get((j, mi)) or _unhung(j, e, mi))
-                continue
-            hung = 0
-            why = []
-            first: list[tuple[Member, ...]] = []
-            for r, (i, role) in enumerate(zip(idx, ROLES)):
-                ms = []
-                if i == di or i == mi:
-                    hung |= 1 << r
-                    if i == di:
-                        why.append(f"日{_BV[i]}在{role}")
-                        ms.append(_M[(BRANCHES[i], _RI, None, role)])
-                    if i == mi:
-                        why.append(f"月{_BV[i]}在{role}")
-                        ms.append(_M[(BRANCHES[i], _YUE, None, role)])
-                first.append(tuple(ms))
-            ri = ROLES[idx.index(di)] if di in idx else None
-            yue = ROLES[idx.index(mi)] if mi in idx else None
-            vig = vigour(e, BRANCHES[mi]).value if mi != _NONE else None
-            out.append(({"ri": ri, "yue": yue, "xuan": _XUAN[hung], "vigour": vig}, tuple(why), *first))
-        v = self[key] = tuple(out)
-        return v
+def _to_use(element: Element, use_element: Element | None) -> dict[str, Any]:
+    """How the 局 stands to the 用神's element (of its line, its 伏神, or its 六亲 in the palace)."""
+    if use_element is None:
+        return {}
+    return {"use_element": use_element.value, "is_use": use_element is element, "to_use": element_relation(element, use_element)}
 
 
-_HUNG = _Hung()
-_UNHUNG: dict[tuple[int, int], tuple[Any, ...]] = {}  # `_Hung`'s part of a 局 neither 日 nor 月 hangs on, by (局, month)
-
-
-def _unhung(j: int, e: Element, mi: int) -> tuple[Any, ...]:
-    vig = vigour(e, BRANCHES[mi]).value if mi != _NONE else None
-    v = _UNHUNG[j, mi] = ({"ri": None, "yue": None, "xuan": None, "vigour": vig}, (), (), (), ())
-    return v
-
-
-class _PerJu(dict):
-    """A value per 局 (in _JU order) from one fact of the chart as a whole, made on first use by
-    `make(element, fact)`: the 局's 六亲 by palace, the details on how it stands to the 用神 by
-    the 用神's element. A handful of keys each."""
-
-    __slots__ = ("make",)
-
-    def __init__(self, make: Any) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, fact: Any) -> tuple[Any, ...]:
-        v = self[fact] = tuple([self.make(ju[1], fact) for ju in _JU])
-        return v
-
-
-_RELATIVES = _PerJu(Relative.of)
-_TO_USE = _PerJu(lambda element, ue: {"use_element": ue._value_, "is_use": ue is element, "to_use": element_relation(element, ue)})
-_NO_USE: tuple[dict[str, Any], ...] = ({},) * 4
-
-
-# the sentences of a formed 局, by type, 伏得生, and 悬始/悬终
-_TEXT = {
-    k: tuple(
-        tuple((Q_THREE, Q_KIND[k], Q_ZHONG, Q_STRENGTH, *((Q_ZHEN,) if z else ()), *((Q_XUAN,) if x else ()), Q_NATURE) for x in (False, True))
-        for z in (False, True)
-    )
-    for k in Q_KIND
-}
-
-
-def _use_element(chart: Chart, use: Use, palace: Element) -> Element | None:
-    """The element of the 用神: of its line, of its 伏神, or of its 六亲 in the palace."""
+def _use_element(chart: Chart, use: Use | None, palace: Element) -> Element | None:
+    if use is None:
+        return None
     if use.positions:
         return chart.lines[use.positions[0] - 1].line.branch.element
     for p in use.hidden_positions:
@@ -516,29 +330,7 @@ def _use_element(chart: Chart, use: Use, palace: Element) -> Element | None:
     return use.relative.element_in(palace) if use.relative is not None else None
 
 
-@cache
-def _damage(j: int, present: int, sound: int, kong: int, po: int) -> tuple[str, ...]:
-    """Which roles of the 局 `j` are lost, and how (role bits): "始神寅旬空", "终神戌不现" …"""
-    out = []
-    for r, (role, i) in enumerate(zip(ROLES, _JU[j][2])):
-        if sound >> r & 1:
-            continue
-        if not present >> r & 1:
-            out.append(f"{role}神{_BV[i]}不现")
-        else:
-            out.append(f"{role}神{_BV[i]}{'旬空' if kong >> r & 1 else ''}{'月破' if po >> r & 1 else ''}")
-    return tuple(out)
-
-
-# The notes of every 局 of a chart, by [no day stem][no month].
-_NOTES = (
-    ((), ("未给月建，月破未判",)),
-    (("未给日干，旬空未判",), ("未给日干，旬空未判", "未给月建，月破未判")),
-)
-
-
-@cache
-def _text_of(reasons: tuple[str, ...]) -> tuple[Quote, ...]:
+def _text_of(reasons: list[str]) -> tuple[Quote, ...]:
     """The sentences that make `reasons` the reasons of a near miss, each once, in order."""
     text: list[Quote] = []
     for r in reasons:
@@ -548,4 +340,4 @@ def _text_of(reasons: tuple[str, ...]) -> tuple[Quote, ...]:
     return tuple(text)
 
 
-__all__ = ["RULE", "ROLES", "juhui"]
+__all__ = ["ORDER", "ROLES", "RULE", "juhui"]

@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from yimao.analysis.by_topic import ZHUGUI, listed, zhugui_reading
-from yimao.analysis.context import RuleContext
+from yimao.analysis.context import RuleContext, rule_context
 from yimao.analysis.finding import Finding, Member
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import Branch, EarthSchool, Element, GanZhi, changsheng, is_true_changsheng
@@ -74,7 +74,7 @@ _POSITION_REASONS = ("长生临岁", "长生临月", "长生临动爻", "长生�
 
 def zhugui(chart: Chart, use: Use | None = None, context: RuleContext | None = None) -> tuple[Finding, ...]:
     """助鬼伤身 on the chart: one finding (holding, or the near miss that failed least), or none."""
-    ctx = context if context is not None else RuleContext(chart, use)
+    ctx = context if context is not None else rule_context(chart, use)
     shi, day = ctx.shi, ctx.day
     positions = candidates(chart.cast.hexagram)
     if not positions:
