@@ -177,3 +177,13 @@ print("OPENCC" if "opencc" in sys.modules else "none", file=sys.stderr)
 def test_opencc_is_loaded_only_when_a_conversion_is_asked(args, loads):
     r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, env=ENV, timeout=60)
     assert r.stderr.decode().splitlines()[-1] == ("OPENCC" if loads else "none")
+
+
+def test_stderr_notes_in_the_script_asked_for():
+    # the 节 warning names the 节 (惊蛰 → 驚蟄) and the topic note the topic, as stdout does
+    for args in (("cast", "--hex", "离之乾", "--date", "2024-03-05T10:22+08:00", "--json"), ("pillars", "--date", "2024-03-05T10:22+08:00")):
+        simplified, traditional = run(*args), run(*args, "-t")
+        assert simplified.returncode == traditional.returncode == 0
+        assert "惊蛰" in simplified.stderr.decode() and "驚蟄" in traditional.stderr.decode()
+    note = run("cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--topic", "诉讼", "--json", "-t")
+    assert note.returncode == 0 and "note: --topic 訴訟: read as volume 6's topic 詞訟" in note.stderr.decode()

@@ -363,9 +363,9 @@ def cast(
         pictures = _pictures(svg, html, json)
         req = CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
         result = read(req)
-        _warn_moment(result.chart.pillars)
+        _warn_moment(result.chart.pillars, traditional)
         if (note := topic_note(req)) is not None:
-            _err(f"note: {note}")
+            _err(f"note: {note}", traditional)
         if save:
             _save_case(req, result, question, journal)
         elif question is not None or journal is not None:
@@ -404,7 +404,7 @@ def pillars(
         from yimao.pipeline import resolve_pillars
 
         p = resolve_pillars(date, tz, day_start, None, None, None, None)
-        _warn_moment(p)
+        _warn_moment(p, traditional)
         if json:
             from yimao.serialize import pillars_document
 
@@ -450,7 +450,7 @@ def hex_(
         render_chart_table(build_chart(c), make_console(width=width), traditional, changed_full=changed_full)
 
 
-def _basis_strings(date, tz, day_start, year, month, day, hour):
+def _basis_strings(date, tz, day_start, year, month, day, hour, traditional: bool | str = False):
     """Basis values for the star tables: from a date, or as given (a bare stem is allowed for --day)."""
     from yimao.ganzhi import STEMS
     from yimao.pipeline import resolve_pillars
@@ -460,7 +460,7 @@ def _basis_strings(date, tz, day_start, year, month, day, hour):
     if day is not None and day.strip().rstrip("日") in {s.value for s in STEMS}:
         day_stem, day = day.strip().rstrip("日"), None
     p = resolve_pillars(date, tz, day_start, year, month, day, hour, default_now=False)
-    _warn_moment(p)
+    _warn_moment(p, traditional)
     m, d, y, h = basis_values(p.month_branch, p.day, p.year, p.hour)
     return p, m, (d or day_stem), y, h
 
@@ -511,7 +511,7 @@ def star(
         elif (fixed := _fixed_name_of(cat, name)) is not None:
             _fixed_name(fixed, (date, tz, day_start, year, month, day, hour) if given else None, tz, day_start, json, traditional)
         elif given:
-            _star_at(cat.get(name), _basis_strings(date, tz, day_start, year, month, day, hour), json, traditional)
+            _star_at(cat.get(name), _basis_strings(date, tz, day_start, year, month, day, hour, traditional), json, traditional)
         else:  # the whole table
             from yimao.pillars import check_unused
 
@@ -529,7 +529,8 @@ def _fixed_name(fixed, basis_options, tz, day_start, json: bool, traditional: bo
     """`star NAME` for a name of a fixed branch: its branch and sentences, the same for every
     date (a date or pillars given are still checked, and refused when bad)."""
     if basis_options is not None:
-        _basis_strings(*basis_options)
+        date, tz_, day_start_, year, month, day, hour = basis_options
+        _basis_strings(date, tz_, day_start_, year, month, day, hour, traditional)
     else:
         from yimao.pillars import check_unused
 
@@ -617,7 +618,7 @@ def stars(
         from yimao.stars.place import stars_at
 
         p = resolve_pillars(date, tz, day_start, year, month, day, hour)
-        _warn_moment(p)
+        _warn_moment(p, traditional)
         rows = stars_at(*basis_values(p.month_branch, p.day, p.year, p.hour))
         if json:
             from yimao.serialize import stars_document

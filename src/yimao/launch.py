@@ -97,9 +97,9 @@ def run_cast(opts: dict[str, Any]) -> int:
         opts.pop("explain", None)  # the modern renderings are for the tables
         req = CastRequest(**opts)
         result = read(req)
-        warn_moment(result.chart.pillars)
+        warn_moment(result.chart.pillars, traditional)
         if (note := topic_note(req)) is not None:
-            err(f"note: {note}")
+            err(f"note: {note}", traditional)
         write_json(document(result), traditional)
     except BaseException as e:
         return exit_code(e)

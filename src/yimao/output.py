@@ -28,9 +28,13 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer that the si
 _OUTPUT_ERRNOS = frozenset((errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF))
 
 
-def err(message: str) -> None:
-    """A message on stderr, best effort: a closed, full or broken stderr loses the message and
-    nothing else (the data on stdout is the product)."""
+def err(message: str, traditional: bool | str = False) -> None:
+    """A message on stderr, in the script asked for (`hanzi.script_of`), best effort: a closed,
+    full or broken stderr loses the message and nothing else (the data on stdout is the product)."""
+    if traditional:
+        from yimao.hanzi import convert, script_of
+
+        message = convert(message, script_of(traditional))
     try:
         sys.stderr.write(f"yimao: {message}\n")
         sys.stderr.flush()
@@ -249,15 +253,15 @@ def _json_strings() -> Any:
     return re.compile(r'"(?:[^"\\]|\\.)*"(\s*:)?')
 
 
-def warn_moment(p: Any) -> None:
-    """The warnings of a moment's reading on stderr: how its wall time or zone was read, and a 节
-    within minutes."""
+def warn_moment(p: Any, traditional: bool | str = False) -> None:
+    """The warnings of a moment's reading on stderr, in the script asked for: how its wall time or
+    zone was read, and a 节 within minutes."""
     ctx = p.context
     if ctx is None:
         return
     for note in ctx.notes:
-        err(f"warning: {note}")
+        err(f"warning: {note}", traditional)
     if ctx.near_jie is not None:
         j, seconds = ctx.near_jie
         local = j.instant.astimezone(ctx.moment.tzinfo)  # in the moment's own zone, as the tables write the 节
-        err(f"warning: {seconds:+.0f} s from {j.name} ({local:%Y-%m-%d %H:%M:%S%z}): the month pillar depends on seconds")
+        err(f"warning: {seconds:+.0f} s from {j.name} ({local:%Y-%m-%d %H:%M:%S%z}): the month pillar depends on seconds", traditional)
