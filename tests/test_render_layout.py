@@ -361,3 +361,21 @@ def test_stars_alone():
     assert len(text_of(req, 100, stars_only=True, explain=True).splitlines()) > len(out.splitlines())
     r = cli("cast", "--hex", "离之乾", "--day", "申", "--stars")
     assert r.returncode == 0 and "卦中无神煞" in r.stdout.decode()
+
+
+def test_a_wrapped_star_cell_never_starts_or_ends_with_the_group_dot():
+    """The · between the 吉, 凶 … groups of a line's stars separates groups on one line only."""
+    from yimao.render import LineStar, _pieces_text, stars_by_nature
+
+    rng = random.Random(7)
+    names = ["天医", "天乙贵人", "驿马", "丧门", "劫煞", "咸池", "天喜", "白虎"]
+    seen_dot = False
+    for _ in range(400):
+        stars = [LineStar(rng.choice(names), rng.choice(["吉", "凶", "吉凶", "未详"])) for _ in range(rng.randint(1, 8))]
+        pieces = stars_by_nature(stars, str)
+        for width in range(4, 30):
+            for line in _pieces_text(pieces, width):
+                words = line.plain.split()
+                assert words and words[0] != "·" and words[-1] != "·", (stars, width, line.plain)
+                seen_dot = seen_dot or "·" in words
+    assert seen_dot  # the groups are still separated where they share a line

@@ -345,6 +345,9 @@ class LineStar(NamedTuple):
 _NATURE_STYLE = {"吉": "green", "凶": "red", "吉凶": "yellow", "未详": "dim"}
 
 
+GROUP_SEP = ("·", "dim")  # a piece between groups of pieces: never at the start or end of a line
+
+
 def stars_by_nature(stars: Sequence[LineStar], tr: Callable[[str], str]) -> list[tuple[str, str]]:
     """A line's stars as pieces to lay out, grouped by nature (吉 first, then 凶, 吉凶, 未详),
     each group led by its nature: [(piece, style)]. A name is one piece, never split."""
@@ -353,7 +356,7 @@ def stars_by_nature(stars: Sequence[LineStar], tr: Callable[[str], str]) -> list
         names = [tr(s.label) for s in stars if s.nature == nature]
         if names:
             if out:
-                out.append(("·", "dim"))
+                out.append(GROUP_SEP)
             out.append((tr(nature), f"bold {_NATURE_STYLE[nature]}"))
             out.extend((n, _NATURE_STYLE[nature] if nature != "未详" else "") for n in names)
     return out
@@ -374,7 +377,7 @@ def _pieces_text(pieces: Sequence[tuple[str, str]], width: int, indent: str = ""
         lines[-1].append(piece)
         used += w
     out = []
-    for i, line in enumerate(lines):
+    for i, line in enumerate(_without_edge_separators(lines)):
         t = Text(indent if i else "", no_wrap=True, overflow="ignore")
         for j, (text, style) in enumerate(line):
             if j:
@@ -382,6 +385,19 @@ def _pieces_text(pieces: Sequence[tuple[str, str]], width: int, indent: str = ""
             t.append(text, style=style)
         out.append(t)
     return out
+
+
+def _without_edge_separators(lines: list[list[tuple[str, str]]]) -> list[list[tuple[str, str]]]:
+    """The lines without a group separator where a line breaks (it separates nothing there)."""
+    out = []
+    for line in lines:
+        while line and line[0] == GROUP_SEP:
+            line = line[1:]
+        while line and line[-1] == GROUP_SEP:
+            line = line[:-1]
+        if line:
+            out.append(line)
+    return out or [[]]
 
 
 def line_marks(chart: Chart, use: Any = None) -> dict[int, str]:
