@@ -785,3 +785,9 @@ def test_any_tz_option_is_a_zone_or_a_printable_error(text):
         parse_tz(text)
     except NotationError as e:
         assert str(e).isprintable()
+
+
+def test_a_tz_naming_a_file_with_a_nul_is_utc_said_so():
+    # found by hypothesis: os.path refuses such a path with a ValueError, not an OSError
+    zone, label, notes = _system_zone("/\x00")
+    assert zone is UTC and label == "UTC" and len(notes) == 1

@@ -397,6 +397,9 @@ def _zone_file(path: str) -> tuple[tzinfo, str | None] | None:
     """The zone of a TZif file, named by its IANA key when it is a link into the tz database."""
     import os
 
+    if "\0" in path:  # no file has such a name (and os.path refuses it with a ValueError)
+        return None
+
     real = os.path.realpath(path)
     if "/zoneinfo/" in real:
         key = real.split("/zoneinfo/", 1)[1]
