@@ -252,7 +252,7 @@ def direct_condition_reading(r, chart, hits, topic):
 
 def direct_reading(chart, use, topic):
     """The stars on a chart read straight from the catalogue, star by star and line by line: the
-    independent expectation for the grouped, bit-mask engine of `find_stars`."""
+    independent expectation for `find_stars`, which looks up groups of stars on a chart's parts."""
     p = chart.pillars
     month, day, year, hour = basis_values(p.month_branch, p.day, p.year, p.hour)
     focus = {chart.hexagram.shi} | set((use.positions or use.hidden_positions) if use else ())
@@ -350,28 +350,26 @@ def test_engine_agrees_with_a_direct_reading(cast, month, day, year, hour, topic
         assert per_line.get(pos, []) == [e["id"] for e in entries if pos in e["lines"]]
 
 
-def test_a_topics_groups_are_the_groups_of_all_stars_kept_to_it():
-    """`_key_groups` derives a topic's groups from those of all stars (`_of_topic`); built from the
-    catalogue for that topic (`_groups`) they are the same, in the same order, for every topic,
-    source and key."""
-    from yimao.ganzhi import BRANCHES, CYCLE
-    from yimao.stars import place
+def test_a_casts_parts_are_its_charts_lines_their_changes_and_hidden_lines():
+    """Over all 4096 casts: the parts stars stand on are each line's 本爻 (moving as the line),
+    a moving line's 变爻 (moving) and the 伏神 under a line (lifted when the line moves), with
+    their 纳甲 branch and stem, in line order; and a cover's hits are the parts carrying it."""
+    from yimao.hexagram import all_casts
+    from yimao.stars.catalogue import covered
+    from yimao.stars.place import chart_parts
 
-    branches = [b.value for b in BRANCHES]
-    keys = {
-        "month": branches,
-        "year": branches,
-        "day": [str(g) for g in CYCLE],
-        "month_hour": [(m, h) for m in branches for h in branches],
-        "year_month": [(y, m) for y in branches for m in branches],
-    }
-    for topic in catalogue().topics:
-        for source, values in keys.items():
-            for key in values:
-                assert shape(place._key_groups(topic, source, key)) == shape(place._groups(topic, source, key)), (topic, source, key)
-    assert any(shape(place._key_groups(t, "month", "寅")) != shape(place._key_groups(None, "month", "寅")) for t in catalogue().topics)
-
-
-def shape(groups):
-    """Groups as plain values (a star's positions for a key are built once, and compared by identity)."""
-    return [(g.mask, g.ganzhi, [(m.index, m.star.id, m.positions, m.variants) for m in g.members], g.indices) for g in groups]
+    for cast in all_casts():
+        chart = build_chart(cast)
+        expected = []
+        for cl in chart.lines:
+            expected.append((cl.position, "本爻", cl.moving, cl.line.branch, cl.line.stem))
+            if cl.changed is not None:
+                expected.append((cl.position, "变爻", True, cl.changed.branch, cl.changed.stem))
+            if cl.hidden is not None:
+                expected.append((cl.position, "伏神", cl.hidden.lifted, cl.hidden.line.branch, cl.hidden.line.stem))
+        parts = chart_parts(cast)
+        assert [(*p.hit, p.branch, p.stem) for p in parts.parts] == expected
+        for positions in (("子",), ("甲",), ("巳", "酉", "丑"), ("坤",), ("甲", "寅"), ("甲子",)):
+            cover = covered(positions)
+            carried = [(pos, part, moving) for pos, part, moving, b, s in expected if b in cover.branches or s in cover.stems]
+            assert list(parts.carrying(cover)) == carried, (cast.spec(), positions)

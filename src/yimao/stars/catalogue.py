@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from unicodedata import east_asian_width
 
 from yimao.errors import CatalogueError, UnknownNameError, closest, name_too_long, shown, too_long_to_be_a_name
-from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi
+from yimao.ganzhi import BRANCHES, CYCLE, STEMS, Branch, GanZhi, Stem
 from yimao.hanzi import to_simplified, to_traditional
 from yimao.stars.topics import RULE_TOPICS, TOPIC_WORDS
 from yimao.texts import Quote, quote
@@ -172,12 +172,6 @@ class Star(_StarFields):
     __eq__ = object.__eq__
     __ne__ = object.__ne__
 
-    def entry(self, key: Any) -> tuple[tuple[str, ...], int, int, frozenset[str]] | None:
-        """Positions and masks for a basis key (or (key, key) for two-key bases): (positions,
-        mask of branches covered, mask of stems, whole 干支), or None for no place. Computed
-        once per star and key."""
-        return star_entry(self, key)
-
     @property
     def weight(self) -> str:
         """heavy (a month or day star) or light (a year or hour star): 唯日月之用尊焉."""
@@ -307,34 +301,32 @@ def _near(text: str, names: Any, n: int, cutoff: float) -> list[str]:
     return hits + closest(text, names, n, cutoff)
 
 
-@cache
-def star_entry(star: Star, key: Any) -> tuple[tuple[str, ...], int, int, frozenset[str]] | None:
-    if isinstance(key, tuple):
-        inner = star.table.get(key[0]) if key[0] is not None else None
-        pos = inner.get(key[1]) if inner is not None and key[1] is not None else None
-    else:
-        pos = star.table.get(key) if key is not None and star.table else None
-    return (pos, *masks(pos)) if pos else None
+class Covered(NamedTuple):
+    """What a star's positions cover on a chart: the branches (a direction, those of its palace),
+    the stems, and whole 干支 (天赦: in force on that day, on no line)."""
+
+    branches: frozenset[Branch]
+    stems: frozenset[Stem]
+    ganzhi: frozenset[str]
 
 
 @cache  # a few hundred distinct position tuples recur across stars and keys
-def masks(positions: tuple[str, ...]) -> tuple[int, int, frozenset[str]]:
-    """Bit masks of the branches (bit = branch index) and stems a set of positions covers, and
-    its whole 干支. A direction covers the branches of its palace."""
-    bmask = smask = 0
-    ganzhi = set()
+def covered(positions: tuple[str, ...]) -> Covered:
+    """The branches, stems and 干支 a star's positions cover."""
+    branches: set[Branch] = set()
+    stems: set[Stem] = set()
+    ganzhi: set[str] = set()
     for pos in positions:
         kind = position_kind(pos)
         if kind == "branch":
-            bmask |= 1 << _BRANCH_KEYS.index(pos)
+            branches.add(BRANCHES[_BRANCH_KEYS.index(pos)])
         elif kind == "stem":
-            smask |= 1 << _STEM_KEYS.index(pos)
+            stems.add(STEMS[_STEM_KEYS.index(pos)])
         elif kind == "direction":
-            for b in DIRECTION_BRANCHES[pos]:
-                bmask |= 1 << b.index
+            branches.update(DIRECTION_BRANCHES[pos])
         else:
             ganzhi.add(pos)
-    return bmask, smask, frozenset(ganzhi)
+    return Covered(frozenset(branches), frozenset(stems), frozenset(ganzhi))
 
 
 def _table(raw: Any, basis: str, where: str) -> Table:

@@ -1,12 +1,14 @@
 """Stars on a chart: where each star stands for the chart's pillars, and the lines it falls on.
 
-"地支之星以月为凭，天干之星以日为主" (the table's basis says which pillar); "各伺其动，不动则
-不伺" (a star on a static line is dormant); "多视其类，非类则弗亲" (`topic` keeps the stars of
-that kind of question); "必以用神为主而星辅之" (stars on the 用神 or the 世 are shown first).
+「地支之星以月为凭，天干之星以日为主」 (6.56: the table's basis says which pillar); 「各伺其动，不动
+则不伺」 (a star on a static line is dormant); 「多视其类，非类则弗亲」 (`topic` keeps the stars of
+that kind of question); 「必以用神为主而星辅之」 (whether a star falls on the 用神 or the 世).
 
-A branch position falls on 本卦 lines, 变爻 and 伏神 of that branch; a stem position on those
-whose 纳甲 stem matches (寅建丁亥子孙发动，以丁为天德); a direction on the branches of its
-palace; a whole 干支 (天赦) is in force when the day is that 干支, and falls on no line.
+A star stands where its branch or its stem is carried by a part of the chart: a line's 本爻,
+its 变爻 (a moving line's change) or the 伏神 under it. A branch position falls on the parts of
+that branch; a stem position on those whose 纳甲 stem matches (「寅建丁亥子孙发动，以丁为天德」);
+a direction on the branches of its palace; a whole 干支 (天赦) is in force when the day is that
+干支, and falls on no line. A star's hits are those parts, in line order.
 
 `find_stars` finds the stars of one chart once (`ChartStars`): groups of stars that fall
 alike, each with where it falls. Its `placements` are the same stars one by one (the API and
@@ -18,13 +20,13 @@ stars first), and each star's conditions (罡魁临鬼动 …) are judged on the
 
 from __future__ import annotations
 
-from functools import cache
-from operator import or_
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from yimao.chart import Chart, Use
-from yimao.ganzhi import Branch
-from yimao.stars.catalogue import WEIGHTS, Star, basis_values, catalogue, star_entry
+from yimao.ganzhi import Branch, Stem
+from yimao.hexagram import Cast
+from yimao.stars.catalogue import WEIGHTS, Condition, Covered, Star, basis_values, catalogue, covered
 from yimao.stars.conditions import ConditionResult, judged, kin_of, readings_of
 
 PARTS = ("本爻", "变爻", "伏神")
@@ -38,7 +40,8 @@ class Hit(NamedTuple):
 
 class PositionedStar:
     """A star with its positions (and each variant's) for a chart's pillars: the same for every
-    chart of those pillars, so built once per star and basis key, and hashed by identity."""
+    chart of those pillars, so built once per star, positions and variants (`_positioned`), and
+    hashed by identity."""
 
     __slots__ = ("index", "star", "positions", "variants")
 
@@ -53,8 +56,9 @@ class PositionedStar:
 
 
 class StarHits:
-    """Where the stars covering one set of branches and stems fall on a chart: built once per
-    set of the chart's parts (and whether one is the 用神 or the 世), and hashed by identity."""
+    """Where stars fall on a chart: their hits, the lines of those, whether one moves, and whether
+    one of the lines is the 用神 or the 世. One value per set of hits (`star_hits`), shared by the
+    charts that meet it, and hashed by identity."""
 
     __slots__ = ("hits", "lines", "moving", "on_use")
 
@@ -95,107 +99,108 @@ class Placement(NamedTuple):
 # --- what a chart offers: its parts -----------------------------------------------------------
 
 
-class _Parts(NamedTuple):
-    """The parts of a chart that stars fall on (本爻, 变爻 and 伏神 of each line), as bits of
-    `_HITS`: bit 6(p-1) + 2k + m is the part k (本爻, 变爻, 伏神) of line p, moving or not (m).
-    Ascending bits are line order, 初爻 first, so a set of parts reads in the document's order,
-    and the same set means the same hits whatever the cast."""
+class Part(NamedTuple):
+    """A part of a chart a star may stand on, with the branch and the stem (its 纳甲) it carries."""
 
-    by_bit: tuple[int, ...]  # for bit b of a star mask (branch b, or stem b - 12): the parts carrying it
-    present: int  # the star-mask bits of the branches and stems the chart carries
+    hit: Hit  # its line, which part of the line it is, and whether it moves
+    branch: Branch
+    stem: Stem
 
 
-_HITS = tuple(Hit(p, part, bool(m)) for p in range(1, 7) for part in PARTS for m in (0, 1))
-_LINES = {m: tuple(p for p in range(1, 7) if m >> p & 1) for m in range(0, 128, 2)}  # bit p: line p
-_PARTS: dict[Any, _Parts] = {}  # by cast: at most 4096
-# Where a set of parts falls, by the set: its StarHits off the 用神 and 世 and on them, and its lines
-# as bits (to test against a chart's). About 2,500 sets occur over 10,000 random charts; bounded
-# all the same. (Keyed by the set and the chart's 用神 and 世 instead, it met five times as many
-# keys for the first time.)
-_STAR_HITS: dict[int, tuple[StarHits, StarHits, int]] = {}
-_STAR_HITS_MAX = 1 << 15
+class ChartParts(NamedTuple):
+    """The parts of a chart in line order (初爻 first; on each line its 本爻, 变爻, 伏神), and the
+    hits of those carrying each branch and each stem."""
+
+    parts: tuple[Part, ...]
+    by_branch: dict[Branch, tuple[Hit, ...]]  # shared: never changed
+    by_stem: dict[Stem, tuple[Hit, ...]]  # shared: never changed
+    known: dict[Covered, tuple[StarHits, StarHits]]  # `falls`, kept: the charts of a cast ask again
+
+    def carrying(self, cover: Covered) -> tuple[Hit, ...]:
+        """The hits of the parts carrying one of the branches or stems of `cover`, in line order."""
+        branches, stems = cover.branches, cover.stems
+        if len(branches) == 1 and not stems:  # most stars: one branch or one stem, its hits at hand
+            (b,) = branches
+            return self.by_branch.get(b, ())
+        if len(stems) == 1 and not branches:
+            (s,) = stems
+            return self.by_stem.get(s, ())
+        found = {h for b in branches for h in self.by_branch.get(b, ())} | {h for s in stems for h in self.by_stem.get(s, ())}
+        return tuple(sorted(found, key=LINE_ORDER.__getitem__))
+
+    def falls(self, cover: Covered) -> tuple[StarHits, StarHits]:
+        """Where stars covering `cover` fall on the chart (`StarHits`), off the 用神 and the 世 and
+        on them."""
+        found = self.known.get(cover)
+        if found is None:
+            found = self.known[cover] = _star_hits(self.carrying(cover))
+        return found
 
 
-def _parts(chart: Chart) -> _Parts:
-    """A chart's parts. They depend on its cast alone (a 伏神 is lifted exactly when its line
-    moves; the pillars and the earth school change no branch or stem), so they are built once
-    per cast, from its two halves' (lines 1-3 and 4-6): a half depends on the hexagram and its
-    own three moving lines, so the 4,096 casts have 1,024 halves, and a run meets most of them
-    long before it has met most casts."""
-    found = _PARTS.get(chart.cast)
-    if found is None:
-        h, moving = chart.cast
-        k = 0
-        for p in moving:
-            k |= 1 << (p - 1)
-        key = h.code | (k & 7) << 6
-        lo = _HALF_PARTS.get(key) or _half_parts(chart.lines[:3], key)
-        key = h.code | (k >> 3) << 6 | 1 << 9
-        hi = _HALF_PARTS.get(key) or _half_parts(chart.lines[3:], key)
-        found = _PARTS[chart.cast] = tuple.__new__(_Parts, (tuple(map(or_, lo[0], hi[0])), lo[1] | hi[1]))  # no Python-level __new__
-    return found
+_HITS = {(p, part, moving): Hit(p, part, moving) for p in range(1, 7) for part in PARTS for moving in (False, True)}  # one of each
+LINE_ORDER = {hit: i for i, hit in enumerate(_HITS.values())}  # 初爻 first; on a line its 本爻, 变爻, 伏神
 
 
-_HALF_PARTS: dict[int, tuple[tuple[int, ...], int]] = {}  # by hexagram code, the half's moving lines, which half
+@lru_cache(maxsize=4096)  # the 4096 casts: the pillars and the school of 土 change no branch or stem
+def chart_parts(cast: Cast) -> ChartParts:
+    """The parts of the chart of `cast`: each line's 本爻, moving or not; a moving line's 变爻 (the
+    line of the changed hexagram there), which moves; the 伏神 under a line, lifted when its line
+    moves (发动飞爻而相挈)."""
+    h, moving = cast
+    changed = cast.changed
+    hidden = {hl.position: hl for hl in h.hidden}
+    parts = []
+    for line in h.lines:
+        p = line.position
+        moves = p in moving
+        parts.append(Part(_HITS[p, "本爻", moves], line.branch, line.stem))
+        if moves and changed is not None:
+            c = changed.lines[p - 1]
+            parts.append(Part(_HITS[p, "变爻", True], c.branch, c.stem))
+        under = hidden.get(p)
+        if under is not None:
+            parts.append(Part(_HITS[p, "伏神", moves], under.branch, under.stem))
+    by_branch: dict[Branch, list[Hit]] = {}
+    by_stem: dict[Stem, list[Hit]] = {}
+    for part in parts:
+        by_branch.setdefault(part.branch, []).append(part.hit)
+        by_stem.setdefault(part.stem, []).append(part.hit)
+    return ChartParts(tuple(parts), {b: tuple(hits) for b, hits in by_branch.items()}, {s: tuple(hits) for s, hits in by_stem.items()}, {})
 
 
-def _half_parts(lines: Any, key: int) -> tuple[tuple[int, ...], int]:
-    """`_Parts` of three chart lines (as by_bit and present)."""
-    by_bit = [0] * 22
-    for cl in lines:
-        line, mv, hidden, changed = cl.line, cl.moving, cl.hidden, cl.changed
-        base = 6 * (line.position - 1)
-        for part, bit in (
-            (line, 1 << (base + mv)),
-            (changed, 1 << (base + 3)),  # a 变爻 moves
-            (hidden.line if hidden is not None else None, 1 << (base + 4 + mv)),  # lifted when its line moves
-        ):
-            if part is not None:
-                by_bit[part.branch.index] |= bit
-                by_bit[12 + part.stem.index] |= bit
-    present = 0
-    for b, on in enumerate(by_bit):
-        if on:
-            present |= 1 << b
-    half = _HALF_PARTS[key] = tuple(by_bit), present
-    return half
+def star_hits(hits: tuple[Hit, ...], focus: frozenset[int]) -> StarHits:
+    """Where stars standing on `hits` fall, `focus` being the lines of the 用神 and the 世."""
+    off, on = _star_hits(hits)
+    return off if focus.isdisjoint(off.lines) else on
 
 
-def _star_hits(on: int) -> tuple[StarHits, StarHits, int]:
-    """Where a set of parts falls (`_STAR_HITS`): its hits in line order, their lines, whether one
-    moves; off the 用神 and 世 and on them."""
-    hits = []
-    lines = 0
-    moving = False
-    rest = on
-    while rest:  # over the set bits: a few parts
-        low = rest & -rest
-        h = _HITS[low.bit_length() - 1]
-        hits.append(h)
-        lines |= 1 << h[0]
-        moving = moving or h[2]
-        rest ^= low
-    where = StarHits(tuple(hits), _LINES[lines], moving, False), StarHits(tuple(hits), _LINES[lines], moving, True), lines
-    if len(_STAR_HITS) < _STAR_HITS_MAX:
-        _STAR_HITS[on] = where
-    return where
+@lru_cache(maxsize=1 << 15)  # about 2,500 sets of hits occur over 10,000 random charts
+def _star_hits(hits: tuple[Hit, ...]) -> tuple[StarHits, StarHits]:
+    """The `StarHits` of `hits` off the 用神 and the 世, and on them."""
+    lines = tuple(sorted({h.position for h in hits}))
+    moving = any(h.moving for h in hits)
+    return StarHits(hits, lines, moving, False), StarHits(hits, lines, moving, True)
 
 
-# --- the stars of one basis key, grouped by what they touch -------------------------------------
+@cache  # 6 places of the 世 × the 用神's lines
+def focus_lines(shi: int, use: tuple[int, ...]) -> frozenset[int]:
+    """The 世's line and the 用神's (its 伏神's, when it is not on the chart's lines)."""
+    return frozenset((shi, *use))
 
 
-class _Group(NamedTuple):
-    """Stars of one basis key covering the same branches, stems and 干支: on any chart they fall
-    on the same parts, so a chart tests the group once."""
+# --- the stars of one pillar's value, grouped by what they cover -------------------------------
 
-    mask: int  # the branches (bit = branch index) and stems (bit = 12 + stem index) covered
-    ganzhi: frozenset[str]  # whole 干支 (in force on that day)
+
+class StarGroup(NamedTuple):
+    """Stars read from one pillar that cover the same branches, stems and 干支: on any chart they
+    stand on the same parts, so a chart looks the group up once."""
+
+    cover: Covered
     members: tuple[PositionedStar, ...]
-    indices: tuple[int, ...]  # the members' catalogue indices
 
 
 # The pillar each basis is read from (地支之星以月为凭，天干之星以日为主). Stars of bases read from
-# the same pillar are grouped together, across bases: a chart tests fewer groups.
+# the same pillar are grouped together, across bases: a chart looks up fewer groups.
 _SOURCES = {
     "month": ("month", "season", "month_sanhe"),
     "day": ("day_stem", "day_ganzhi"),
@@ -205,60 +210,41 @@ _SOURCES = {
 }
 
 
-@cache
-def _key_groups(topic: str | None, source: str, key: Any) -> tuple[_Group, ...]:
-    """The stars read from one pillar (or pair of pillars) that have a place for its value `key`,
-    in groups. Cached: a source has at most 144 keys."""
-    if topic is not None:  # the groups of all stars, each kept to the topic's: a fraction of the cost
-        return _of_topic(_key_groups(None, source, key), _topic_indices(topic))
-    return _groups(None, source, key)
-
-
-def _groups(topic: str | None, source: str, key: Any) -> tuple[_Group, ...]:
-    """`_key_groups(topic, source, key)` built from the catalogue."""
-    groups: dict[tuple[int, frozenset[str]], list[PositionedStar]] = {}
-    stem = key[0] if key is not None else None  # a day's stem, for the stars of the day's stem
-    for i, star in _on_charts(topic):
-        if star.basis not in _SOURCES[source]:
-            continue
-        k = stem if star.basis == "day_stem" else key
-        entry = star_entry(star, k)  # `star.entry` without its call
-        if entry is not None:
-            positions, bmask, smask, ganzhi = entry
-            member = PositionedStar(i, star, positions, _variant_positions(star, k) if star.variants else ())
-            groups.setdefault((bmask | smask << 12, ganzhi), []).append(member)
-    return tuple(_Group(mask, ganzhi, tuple(members), tuple(m.index for m in members)) for (mask, ganzhi), members in groups.items())
-
-
-def _of_topic(groups: tuple[_Group, ...], keep: frozenset[int]) -> tuple[_Group, ...]:
-    """`groups` with only the members in `keep`, in the order `_groups` builds them in (by
-    first member): what `_groups` gives for a topic (a test checks every topic and key)."""
-    out = []
-    for g in groups:
-        if keep.issuperset(g.indices):  # most groups: all of them in the topic, or none
-            out.append(g)
-        elif not keep.isdisjoint(g.indices):
-            members = tuple(m for m in g.members if m.index in keep)
-            out.append(_Group(g.mask, g.ganzhi, members, tuple(m.index for m in members)))
-    out.sort(key=lambda g: g.indices[0])  # a group that lost its first member may now come later
-    return tuple(out)
+@cache  # a source has at most 144 keys, for each topic
+def star_groups(topic: str | None, source: str, key: Any) -> tuple[StarGroup, ...]:
+    """The stars (of `topic`) read from one pillar, or pair of pillars, that have a place for its
+    value `key`, grouped by what they cover; the groups in the order of their first stars."""
+    groups: dict[Covered, list[PositionedStar]] = {}
+    for i, star in _read_from(topic, source):
+        k = key[0] if star.basis == "day_stem" and key is not None else key  # the day's stem
+        positions = _at(star.table, k)
+        if positions:
+            variants = tuple([(v.reading, _at(v.table, k)) for v in star.variants])
+            groups.setdefault(covered(positions), []).append(_positioned(i, positions, variants))
+    return tuple(StarGroup(cover, tuple(members)) for cover, members in groups.items())
 
 
 @cache
-def _topic_indices(topic: str) -> frozenset[int]:
-    return frozenset(i for i, _ in _on_charts(topic))
+def _read_from(topic: str | None, source: str) -> tuple[tuple[int, Star], ...]:
+    """The stars (of `topic`) read from one pillar, or pair of pillars, with their index in `chart_order`."""
+    return tuple([(i, star) for i, star in _on_charts(topic) if star.basis in _SOURCES[source]])
 
 
-def _variant_positions(star: Star, key: Any) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
-    out = []
-    for v in star.variants:
-        if isinstance(key, tuple):
-            inner = v.table.get(key[0]) if key[0] is not None else None
-            pos = inner.get(key[1]) if inner is not None and key[1] is not None else None
-        else:
-            pos = v.table.get(key) if key is not None else None
-        out.append((v.reading, pos))
-    return tuple(out)
+def _at(table: dict[str, Any], key: Any) -> tuple[str, ...] | None:
+    """A table's positions for a basis key (a pair of keys for two-key bases); None when a key is
+    missing."""
+    if isinstance(key, tuple):
+        inner = table.get(key[0]) if key[0] is not None else None
+        return inner.get(key[1]) if inner is not None and key[1] is not None else None
+    return table.get(key) if key is not None else None
+
+
+@cache  # a star's places: a few dozen at most
+def _positioned(index: int, positions: tuple[str, ...], variants: tuple[tuple[str, tuple[str, ...] | None], ...]) -> PositionedStar:
+    """The one `PositionedStar` of a star with these positions and variants: many keys put a star
+    in the same place (a month star's table repeats by season), and what is made of a placed
+    star (its entry in a document) is then made once for all of them."""
+    return PositionedStar(index, chart_order()[index], positions, variants)
 
 
 @cache
@@ -290,7 +276,7 @@ def _on_hexagram_lines(topic: str | None) -> dict[int, tuple[tuple[int, tuple[Po
     for i, s in enumerate(chart_order()):
         for h in s.hexagram_lines:
             if _of_kind(s, topic):
-                out.setdefault(h.king_wen, []).append((h.line, (PositionedStar(i, s, (h.name,), ()),)))
+                out.setdefault(h.king_wen, []).append((h.line, (_positioned(i, (h.name,), ()),)))
     return {k: tuple(v) for k, v in out.items()}
 
 
@@ -322,12 +308,7 @@ class ChartStars(NamedTuple):
         out = {}
         topic, kin = self.topic, None
         for w, _, members in self.groups:
-            conditioned = _CONDITIONED.get(members)
-            if conditioned is None:
-                conditioned = _CONDITIONED[members] = tuple(
-                    (m.index, m.star.conditions, readings_of(m.star.conditions)) for m in members if m.star.conditions
-                )
-            for i, conditions, readings in conditioned:
+            for i, conditions, readings in _conditioned(members):
                 if readings is not None:
                     kin = kin or kin_of(self.chart)
                     out[i] = judged(conditions, readings, kin, w.hits, topic)
@@ -348,10 +329,11 @@ class ChartStars(NamedTuple):
         return tuple(filter(None, slots))
 
 
-_NOWHERE = StarHits((), (), False, False)
-# By a group's members (the tuples `_key_groups` keeps): the index, conditions and readings of the
-# chart (None: the topic only) of those with any.
-_CONDITIONED: dict[tuple[PositionedStar, ...], tuple[tuple[int, Any, Any], ...]] = {}
+@cache  # by a group's stars (the tuples `star_groups` keeps)
+def _conditioned(members: tuple[PositionedStar, ...]) -> tuple[tuple[int, tuple[Condition, ...], Any], ...]:
+    """The stars of a group that have conditions: each one's index, its conditions, and their
+    readings of the chart (`readings_of`; None when they read the topic only)."""
+    return tuple([(m.index, m.star.conditions, readings_of(m.star.conditions)) for m in members if m.star.conditions])
 
 
 def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> ChartStars:
@@ -359,52 +341,20 @@ def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None
     伏神) and 干支 stars on their day. Stars the book names without a rule have no place. With
     `topic`, only stars of that kind of question, or with no stated kind, are kept."""
     t = topic_filter(topic)
-    cast, p = chart[0], chart[1]  # fields read directly: Chart.hexagram, Hexagram.shi and
-    m = p.month  # FourPillars.month_branch are Python-level properties
-    month, day, year, hour = basis_values(m if m is None or isinstance(m, Branch) else m.branch, p.day, p.year, p.hour)
-    by_bit, present = _parts(chart)
-    focus = 1 << cast[0].generation.shi
-    if use is not None:
-        for q in use.positions or use.hidden_positions:
-            focus |= 1 << q
+    cast, pillars = chart.cast, chart.pillars
+    month, day, year, hour = basis_values(pillars.month_branch, pillars.day, pillars.year, pillars.hour)
+    parts = chart_parts(cast)
+    focus = focus_lines(cast.hexagram.shi, (use.positions or use.hidden_positions) if use is not None else ())
     groups = []
-    found: dict[int, StarHits] = {0: _NOWHERE}  # groups touching the same bits share where they fall
     for source, key in (("month", month), ("day", day), ("year", year), ("month_hour", (month, hour)), ("year_month", (year, month))):
-        for mask, ganzhi, members, _ in _key_groups(t, source, key):
-            bits = mask & present
-            day_match = day in ganzhi if ganzhi else False
-            if bits or day_match:
-                f = found.get(bits)
-                if f is None:
-                    if bits & (bits - 1):  # several branches or stems
-                        f = _falls(by_bit, bits, focus)
-                    else:  # one, as for most stars: `_falls` inlined (a call is dear, ten a chart)
-                        on = by_bit[bits.bit_length() - 1]
-                        fs = _STAR_HITS.get(on) or _star_hits(on)
-                        f = fs[1] if fs[2] & focus else fs[0]
-                    found[bits] = f
-                groups.append((f, day_match, members))
-    on_lines = _on_hexagram_lines(t).get(cast[0].king_wen)
-    if on_lines is not None:  # 乾之上九降参: a star on one line of this 本卦
-        for line, members in on_lines:
-            bit = 1 << (6 * (line - 1) + (line in cast[1]))  # the line's 本爻, moving or not (`_Parts`)
-            fs = _STAR_HITS.get(bit) or _star_hits(bit)
-            groups.append((fs[1] if fs[2] & focus else fs[0], False, members))
-    return tuple.__new__(ChartStars, (tuple(groups), chart, t))  # without the Python-level __new__
-
-
-def _falls(by_bit: tuple[int, ...], bits: int, focus: int) -> StarHits:
-    """Where the stars touching the several branches or stems `bits` fall (a chart's
-    `_Parts.by_bit`; `find_stars` does the case of one itself): the parts carrying any of them,
-    in line order; their lines; whether one moves; whether one is the 用神 or the 世 (a line of
-    `focus`)."""
-    on = 0
-    while bits:
-        low = bits & -bits
-        on |= by_bit[low.bit_length() - 1]
-        bits ^= low
-    where = _STAR_HITS.get(on) or _star_hits(on)
-    return where[1] if where[2] & focus else where[0]
+        for cover, members in star_groups(t, source, key):
+            off_use, on_use = parts.falls(cover)
+            day_match = day in cover.ganzhi
+            if off_use.hits or day_match:
+                groups.append((off_use if focus.isdisjoint(off_use.lines) else on_use, day_match, members))
+    for line, members in _on_hexagram_lines(t).get(cast.hexagram.king_wen, ()):  # 乾之上九降参: on one line of this 本卦
+        groups.append((star_hits((Hit(line, "本爻", line in cast.moving),), focus), False, members))
+    return ChartStars(tuple(groups), chart, t)
 
 
 def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> tuple[Placement, ...]:
