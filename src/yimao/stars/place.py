@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from yimao.chart import Chart, Use
 from yimao.ganzhi import Branch, Stem
-from yimao.hexagram import Cast
+from yimao.hexagram import Cast, HiddenLine, Line
 from yimao.stars.catalogue import WEIGHTS, Condition, Covered, Star, basis_values, catalogue, covered
 from yimao.stars.conditions import ConditionResult, judged, kin_of, readings_of
 
@@ -137,8 +137,8 @@ class ChartParts(NamedTuple):
         return found
 
 
-_HITS = {(p, part, moving): Hit(p, part, moving) for p in range(1, 7) for part in PARTS for moving in (False, True)}  # one of each
-LINE_ORDER = {hit: i for i, hit in enumerate(_HITS.values())}  # 初爻 first; on a line its 本爻, 变爻, 伏神
+# 初爻 first; on a line its 本爻, 变爻, 伏神
+LINE_ORDER = {hit: i for i, hit in enumerate(Hit(p, part, moving) for p in range(1, 7) for part in PARTS for moving in (False, True))}
 
 
 @lru_cache(maxsize=4096)  # the 4096 casts: the pillars and the school of 土 change no branch or stem
@@ -153,19 +153,24 @@ def chart_parts(cast: Cast) -> ChartParts:
     for line in h.lines:
         p = line.position
         moves = p in moving
-        parts.append(Part(_HITS[p, "本爻", moves], line.branch, line.stem))
+        parts.append(_part(p, "本爻", moves, line))
         if moves and changed is not None:
-            c = changed.lines[p - 1]
-            parts.append(Part(_HITS[p, "变爻", True], c.branch, c.stem))
+            parts.append(_part(p, "变爻", True, changed.lines[p - 1]))
         under = hidden.get(p)
         if under is not None:
-            parts.append(Part(_HITS[p, "伏神", moves], under.branch, under.stem))
-    by_branch: dict[Branch, list[Hit]] = {}
-    by_stem: dict[Stem, list[Hit]] = {}
+            parts.append(_part(p, "伏神", moves, under))
+    by_branch: dict[Branch, tuple[Hit, ...]] = {}
+    by_stem: dict[Stem, tuple[Hit, ...]] = {}
     for part in parts:
-        by_branch.setdefault(part.branch, []).append(part.hit)
-        by_stem.setdefault(part.stem, []).append(part.hit)
-    return ChartParts(tuple(parts), {b: tuple(hits) for b, hits in by_branch.items()}, {s: tuple(hits) for s, hits in by_stem.items()}, {})
+        by_branch[part.branch] = (*by_branch.get(part.branch, ()), part.hit)
+        by_stem[part.stem] = (*by_stem.get(part.stem, ()), part.hit)
+    return ChartParts(tuple(parts), by_branch, by_stem, {})
+
+
+@cache  # 36 hits × the lines of the 64 hexagrams and their 伏神: a few thousand
+def _part(position: int, part: str, moving: bool, line: Line | HiddenLine) -> Part:
+    """The part of line `position` that `line` (its 本爻, its 变爻 or its 伏神) is."""
+    return Part(Hit(position, part, moving), line.branch, line.stem)
 
 
 def star_hits(hits: tuple[Hit, ...], focus: frozenset[int]) -> StarHits:
@@ -348,7 +353,7 @@ def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None
     groups = []
     for source, key in (("month", month), ("day", day), ("year", year), ("month_hour", (month, hour)), ("year_month", (year, month))):
         for cover, members in star_groups(t, source, key):
-            off_use, on_use = parts.falls(cover)
+            off_use, on_use = parts.known.get(cover) or parts.falls(cover)  # most are known: no call
             day_match = day in cover.ganzhi
             if off_use.hits or day_match:
                 groups.append((off_use if focus.isdisjoint(off_use.lines) else on_use, day_match, members))
