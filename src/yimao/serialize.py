@@ -1076,7 +1076,7 @@ def _stars_pieces(stars: Any) -> tuple[list[bytes], dict[int, bytes]]:
     """The document's `stars` encoded, as pieces to join, and each line's star ids encoded
     (`stars_to_list` and `star_ids_by_line`, for `chart_json`). An entry is its star's encoding
     before and after where it falls (once per star and basis key), joined by the fields of
-    where it falls (once per set of parts): one `bytes.join` an entry."""
+    where it falls (once per `StarHits`): one `bytes.join` an entry."""
     quoted, alone = _quoted_ids()
     slots: list[bytes | None] = [None] * len(quoted)
     per: list[list[int]] = [[], [], [], [], [], [], []]  # star indices by line position 1-6
@@ -1128,7 +1128,7 @@ def _where_json(where: Any, day_match: bool) -> bytes:
     """The fields of where stars fall encoded, with the comma after them."""
     encoded = _fields(_where_fields(where, day_match)) + b","
     table = _WHERE_DAY_J if day_match else _WHERE_J
-    if len(table) < _WHERE_J_MAX:  # bounded as the sets of parts are (`stars.place._STAR_HITS`)
+    if len(table) < _WHERE_J_MAX:  # bounded as the sets of hits are (`stars.place._star_hits`)
         table[where] = encoded
     return encoded
 
