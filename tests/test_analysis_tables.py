@@ -3,35 +3,14 @@ a finding's dict against one built afresh, over all 4096 casts."""
 
 from __future__ import annotations
 
+from test_analysis_context import _charts
+
 from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, TEXT_DICTS, Member
 from yimao.analysis.juhui import ROLES
 from yimao.analysis.run import analyse
-from yimao.chart import Source, build_chart, resolve_use
-from yimao.ganzhi import BRANCHES, CYCLE, EarthSchool
-from yimao.hexagram import all_casts
-from yimao.pillars import FourPillars
+from yimao.chart import Source
+from yimao.ganzhi import BRANCHES
 from yimao.texts import QUOTE_DICTS, Quote, quote
-
-CASTS = tuple(all_casts())
-USES = (None, "官", "财", "父", "兄", "孙", "世", "应", "2", "5")
-
-
-def _pillars(i: int) -> FourPillars:
-    """Full pillars in rotation over the 12 × 60 (月, 日), and now and then a bare-branch day or a
-    missing pillar."""
-    k = i % 10
-    month = None if k == 7 else BRANCHES[(i * 7) % 12]
-    day = None if k == 8 else BRANCHES[(i * 5) % 12] if k == 9 else CYCLE[(i * 13) % 60]
-    return FourPillars(month=month, day=day)
-
-
-def _charts(step: int = 1):
-    for i, cast in enumerate(CASTS[::step]):
-        school = EarthSchool.HUO if i % 5 == 0 else EarthSchool.SHUI
-        chart = build_chart(cast, _pillars(i), school)
-        spec = USES[i % len(USES)]
-        yield chart, resolve_use(chart, spec) if spec else None
-
 
 # -- shared members and dicts ---------------------------------------------------------------
 
