@@ -201,7 +201,10 @@ def writing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         yield db
     except BaseException:
-        db.execute("ROLLBACK")
+        # SQLite has already rolled back on some errors (a full disk, an interrupt): a second
+        # ROLLBACK would fail and its "no transaction is active" hide the error that happened.
+        if db.in_transaction:
+            db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
 
