@@ -11,6 +11,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "yimao"
 ALLOWED = {
     "errors": set(),
     "hanzi": {"errors"},
+    "usertext": {"errors"},  # text a user gave: checked before it is kept, made visible before it is shown
     "ganzhi": {"errors"},
     "solar_terms": {"errors", "ganzhi", "data"},
     "pillars": {"errors", "ganzhi", "solar_terms"},
@@ -21,7 +22,21 @@ ALLOWED = {
     "stars": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "stars", "data"},
     "serialize": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis", "stars", "solar_terms"},
     "pipeline": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis", "stars", "solar_terms", "serialize"},
-    "render": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis", "stars", "solar_terms", "serialize", "pipeline"},
+    "render": {
+        "errors",
+        "ganzhi",
+        "pillars",
+        "hexagram",
+        "chart",
+        "texts",
+        "hanzi",
+        "analysis",
+        "stars",
+        "solar_terms",
+        "serialize",
+        "pipeline",
+        "usertext",
+    },
     "cli": None,  # may import everything
     "__main__": {"launch"},
     "output": {"errors", "serialize", "hanzi"},  # the streams, messages, exit codes and writers every command shares
@@ -31,7 +46,16 @@ ALLOWED = {
     "data": set(),  # package data and its reader
     "batch": {"errors", "pipeline", "serialize", "output", "render", "hanzi"},  # render: the progress bar on a terminal
     "examples": {"errors", "ganzhi", "hexagram", "pipeline", "stars", "texts"},
-    "journal": {"errors", "ganzhi", "pillars", "hexagram", "pipeline", "serialize"},  # the journal of casts: the only importer of sqlite3
+    "journal": {
+        "errors",
+        "ganzhi",
+        "pillars",
+        "hexagram",
+        "pipeline",
+        "serialize",
+        "stars",
+        "usertext",
+    },  # the journal of casts: the only importer of sqlite3
 }
 
 

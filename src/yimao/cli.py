@@ -28,6 +28,7 @@ from yimao.output import stdout as _stdout
 from yimao.output import warn_moment as _warn_moment
 from yimao.output import write_json as _write_json
 from yimao.output import write_text as _write_text
+from yimao.usertext import checked
 
 app = typer.Typer(
     name="yimao",
@@ -41,9 +42,10 @@ app = typer.Typer(
 
 
 class _Command(typer.core.TyperCommand):
-    """A command whose value options are each given once: click keeps the last of a repeated
-    option silently (`--month 3 --month 4` would cast for month 4), which is more often a slip
-    than a wish. A repeated flag (`--json --json`) changes nothing and is let be."""
+    """A command whose options are each given once: click keeps the last of a repeated option
+    silently (`--month 3 --month 4` would cast for month 4), which is more often a slip than a
+    wish; a flag given twice (`--json --json`) is said the same way, so that the rule has no
+    exception to remember."""
 
     def parse_args(self, ctx, args):
         if ctx.resilient_parsing:  # shell completion: a half-typed line is no error
@@ -51,7 +53,7 @@ class _Command(typer.core.TyperCommand):
         _, _, order = self.make_parser(ctx).parse_args(args=list(args))  # each option as often as given
         seen = set()
         for param in order:
-            if isinstance(param, typer.core.TyperOption) and not (param.is_flag or param.multiple or param.count):
+            if isinstance(param, typer.core.TyperOption) and not (param.multiple or param.count):
                 if param.name in seen:
                     raise typer.BadParameter("given more than once; give it once", ctx=ctx, param=param)
                 seen.add(param.name)
@@ -250,9 +252,11 @@ def _pictures(svg: str | None, html: str | None, json: bool) -> list[tuple[str, 
 
 def _write_pictures(draw, pictures: list[tuple[str, str]], width: int | None, title: str) -> None:
     """Draw once on a recording console, then write each picture: a file, or stdout for -.
-    A path that cannot be written is bad input (exit 2), said before anything is written."""
+    A path that is no file's (no such directory, a directory) is bad input (exit 2), said before
+    anything is written; a file that cannot be written is an output that failed (exit 1)."""
     from pathlib import Path
 
+    from yimao.output import write_file
     from yimao.render import export_picture, recording_console
 
     for kind, path in pictures:
@@ -268,11 +272,9 @@ def _write_pictures(draw, pictures: list[tuple[str, str]], width: int | None, ti
         data = export_picture(console, kind, title)
         if path == "-":
             _write_text(data)
-            continue
-        try:
-            Path(path).expanduser().write_text(data, encoding="utf-8")
-        except OSError as e:
-            raise NotationError(f"cannot write --{kind} {shown(path)}: {e.strerror or e}", path) from None
+        else:
+            named = repr(path) if len(path) <= 1024 else shown(path)  # the whole name of a file, as a file's can be long
+            write_file(path, data.encode("utf-8"), f"--{kind} {named}")  # whole, or the old file left as it was
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -361,6 +363,8 @@ def cast(
             raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
         changed_full = _changed_option(changed)
         pictures = _pictures(svg, html, json)
+        if question is not None:
+            question = checked(question, "--question")
         req = CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
         result = read(req)
         _warn_moment(result.chart.pillars, traditional)
@@ -773,7 +777,21 @@ journal_app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(journal_app, name="journal")
-CaseArg = Annotated[int, typer.Argument(metavar="ID", help="The case's number (journal list shows them).")]
+MAX_CASE = 2**63 - 1  # SQLite's largest integer: no case number is greater
+
+
+def _case_number(text: str | int) -> int:
+    """A case's number as given (12 or #12), checked for size before converting: a number SQLite
+    cannot hold is no case's, said as such rather than failing in the driver."""
+    if isinstance(text, int):
+        return text
+    value = small_int(text.strip().removeprefix("#"), 19)
+    if value is None or not 1 <= value <= MAX_CASE:
+        raise typer.BadParameter(f"a case number is a whole number from 1 to {MAX_CASE} (journal list shows them), got {shown(text)}")
+    return value
+
+
+CaseArg = Annotated[int, typer.Argument(metavar="ID", parser=_case_number, help="The case's number (journal list shows them).")]
 
 
 def _save_case(req, result, question: str | None, journal: str | None) -> None:
@@ -784,8 +802,8 @@ def _save_case(req, result, question: str | None, journal: str | None) -> None:
 
     with opened(journal, create=True) as db:
         assert db is not None
-        number = save(db, new_case(req, result, question))
-    err(f"saved as case {number}")
+        saved = save(db, new_case(req, result, question))
+    err(f"saved as case {saved.number}" if saved.new else f"case {saved.number} holds this cast and question already: not saved again")
 
 
 def _count(n: int, noun: str) -> str:
@@ -818,9 +836,10 @@ def journal_list(
         from yimao.journal.records import cases, make_filter
         from yimao.journal.store import opened
 
-        f = make_filter(topic, hex, since, until, search)
+        if search is not None:
+            search = checked(search, "--search")
         with opened(journal, create=False) as db:
-            entries = [list_entry(c) for c in cases(db, f)]
+            entries = [list_entry(c) for c in cases(db, make_filter(topic, hex, since, until, search))]
         if json:
             from yimao.output import to_script
             from yimao.serialize import dumps
@@ -908,6 +927,7 @@ def journal_note(
         from yimao.journal.records import add_note
         from yimao.journal.store import opened
 
+        text = checked(text, "the note")
         with opened(journal, create=False) as db:
             add_note(db, case, text)
 
@@ -931,6 +951,8 @@ def journal_outcome(
         from yimao.journal.store import opened
 
         day = parse_day(date, "--date")
+        if note is not None:
+            note = checked(note, "--note")
         with opened(journal, create=False) as db:
             set_outcome(db, case, verdict.strip(), note, day)
 
@@ -951,6 +973,7 @@ def journal_delete(
         from yimao.journal.records import delete, get
         from yimao.journal.store import opened
         from yimao.output import err
+        from yimao.usertext import visible
 
         with opened(journal, create=False) as db:
             c = get(db, case)
@@ -960,7 +983,8 @@ def journal_delete(
                         f"no terminal to confirm the deletion of case {case} on: give --yes", case, (f"yimao journal delete {case} --yes",)
                     )
                 try:
-                    sure = typer.confirm(f"delete case {case} ({c.spec}: {c.question or 'no question'})?", default=False, err=True)
+                    asked = visible(c.question) if c.question else "no question"  # as typed, but nothing a terminal would act on
+                    sure = typer.confirm(f"delete case {case} ({c.spec}: {asked})?", default=False, err=True)
                 except typer.Abort:  # the input ended (Ctrl-D): no
                     sure = False
                 if not sure:

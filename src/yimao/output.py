@@ -28,6 +28,11 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer that the si
 _OUTPUT_ERRNOS = frozenset((errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF))
 
 
+class OutputError(Exception):
+    """An output file that cannot be written (a full disk, no permission), said naming the file:
+    exit 1, as for standard output."""
+
+
 def err(message: str, traditional: bool | str = False) -> None:
     """A message on stderr, in the script asked for (`hanzi.script_of`), best effort: a closed,
     full or broken stderr loses the message and nothing else (the data on stdout is the product)."""
@@ -55,6 +60,33 @@ def write_text(text: str) -> None:
     """Text on stdout as UTF-8, flushed (so that a failure to write is raised here)."""
     stdout().write(text.encode("utf-8"))
     sys.stdout.flush()
+
+
+def write_file(path: str, data: bytes, what: str) -> None:
+    """`data` as the file at `path`, whole or not at all: written beside it under another name,
+    then renamed into place, so that a failure (a full disk) leaves the file that was there as it
+    was. The new file has the permissions a new file gets (the umask's), and replaces a symlink
+    rather than writing through it. An `OutputError` names `what` failed (`--svg 'chart.svg'`)."""
+    import secrets
+
+    target = os.path.abspath(os.path.expanduser(path))
+    part = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{secrets.token_hex(4)}.part")
+    try:
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with open(fd, "wb", closefd=True) as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(part, target)
+        except BaseException:
+            try:
+                os.unlink(part)
+            except OSError:
+                pass
+            raise
+    except OSError as e:
+        raise OutputError(f"cannot write {what}: {e.strerror or e}") from None
 
 
 # --- the standard streams ----------------------------------------------------------------------
@@ -176,6 +208,9 @@ def exit_code(e: BaseException) -> int:
     if isinstance(e, YimaoError):
         err(f"error: {e}")
         return EXIT_USAGE
+    if isinstance(e, OutputError):
+        err(f"error: {e}")
+        return EXIT_INTERNAL
     if isinstance(e, KeyboardInterrupt):
         err("interrupted")
         return EXIT_INTERRUPTED

@@ -20,6 +20,7 @@ from yimao.chart import Chart, ChartLine, changed_line
 from yimao.hanzi import convert, script_of
 from yimao.hexagram import Hexagram
 from yimao.pillars import FourPillars
+from yimao.usertext import visible, xml_safe
 
 YANG = "▅▅▅▅▅"
 YIN = "▅▅ ▅▅"
@@ -38,11 +39,14 @@ PICTURE_WIDTH = 100
 MAX_WIDTH = 250
 
 
+# Every console reads strings as text: no Rich markup ([red], [link=…]) and no emoji codes
+# (:smile:) are read in anything printed, so a question or a note is shown as typed (and what
+# yimao prints itself is Text and styles, never markup).
 def make_console(file=None, width: int | None = None, *, stderr: bool = False, min_width: int = MIN_WIDTH) -> Console:
     import os
 
     terminal = None
-    con = Console(file=file, stderr=stderr, highlight=False, soft_wrap=False, width=MIN_WIDTH, height=25)
+    con = Console(file=file, stderr=stderr, highlight=False, markup=False, emoji=False, soft_wrap=False, width=MIN_WIDTH, height=25)
     if con.is_terminal:
         try:
             terminal = os.get_terminal_size(con.file.fileno())
@@ -69,19 +73,58 @@ def recording_console(width: int | None = None) -> Console:
         color_system="truecolor",
         force_terminal=True,
         highlight=False,
+        markup=False,
+        emoji=False,
         soft_wrap=False,
     )
 
 
+# The SVG around Rich's drawing of the cells: fonts the reader's system has (a monospace face,
+# then CJK faces for the characters it lacks), and nothing fetched — Rich's own template loads
+# Fira Code from a CDN, so that opening a chart would contact a third party.
+_SVG_FORMAT = """<svg class="yimao-chart" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">
+<style>
+.{unique_id}-matrix {{
+    font-family: "DejaVu Sans Mono", Menlo, Consolas, "Noto Sans Mono CJK SC", "Noto Sans CJK SC", "Source Han Sans SC",
+        "PingFang SC", "Microsoft YaHei", monospace;
+    font-size: {char_height}px;
+    line-height: {line_height}px;
+    font-variant-east-asian: full-width;
+}}
+.{unique_id}-title {{
+    font-size: 18px;
+    font-weight: bold;
+    font-family: sans-serif;
+}}
+{styles}
+</style>
+<defs>
+<clipPath id="{unique_id}-clip-terminal">
+  <rect x="0" y="0" width="{terminal_width}" height="{terminal_height}" />
+</clipPath>
+{lines}
+</defs>
+{chrome}
+<g transform="translate({terminal_x}, {terminal_y})" clip-path="url(#{unique_id}-clip-terminal)">
+{backgrounds}
+<g class="{unique_id}-matrix">
+{matrix}
+</g>
+</g>
+</svg>
+"""
+
+
 def export_picture(console: Console, kind: str, title: str) -> str:
     """What a recording console drew, as an SVG picture or an HTML page (Rich's export, its
-    fonts and colours), and nothing else."""
+    colours, fonts of the reader's system), and nothing else. User text was drawn `visible`, so
+    the picture holds no character XML refuses; `xml_safe` over the whole is the guarantee."""
     if kind == "svg":
-        data = console.export_svg(title=title, clear=False)
+        data = console.export_svg(title=visible(title), clear=False, code_format=_SVG_FORMAT)
     else:
         data = console.export_html(clear=False, inline_styles=True)
     f = console.file  # traditional output: what the strings did not convert (the markup is ASCII)
-    return convert(data, f.script) if isinstance(f, _Converting) else data
+    return xml_safe(convert(data, f.script) if isinstance(f, _Converting) else data)
 
 
 def _env_size(name: str) -> int | None:
@@ -1157,7 +1200,7 @@ def _compact(v: Any) -> str:
 
 def _case_date(entry: Mapping[str, Any]) -> str:
     """A case's date: the moment it was cast for, else the day it was saved (cast from pillars)."""
-    return (entry["moment"] or entry["saved_at"])[:16].replace("T", " ")
+    return visible((entry["moment"] or entry["saved_at"])[:16].replace("T", " "))
 
 
 def render_journal_list(entries: Sequence[Mapping[str, Any]], console: Console, traditional: bool | str = False) -> None:
@@ -1169,31 +1212,32 @@ def render_journal_list(entries: Sequence[Mapping[str, Any]], console: Console, 
     for name in ("#", tr("日期"), tr("问"), tr("卦"), tr("用神"), tr("应验")):
         table.add_column(name)
     for e in entries:
-        table.add_row(str(e["case"]), _case_date(e), tr(e["question"] or ""), tr(e["spec"]), tr(e["use"] or ""), tr(e["outcome"] or ""))
+        texts = (e["question"], e["spec"], e["use"], e["outcome"])
+        table.add_row(str(e["case"]), _case_date(e), *(tr(visible(t or "")) for t in texts))
     console.print(table)
 
 
 def render_case(fields: Mapping[str, Any], console: Console, traditional: bool | str = False) -> None:
     """A case's own part under its chart: the question, when it was saved, notes, outcome, and
-    what this yimao reads otherwise."""
+    what this yimao reads otherwise. What the user wrote is shown `visible`."""
     tr = _Script(traditional, console)
-    lines = [Text(tr(f"问: {fields['question']}") if fields["question"] else tr("问: —"), style="bold")]
+    question = fields["question"]
+    lines = [Text(tr(f"问: {visible(question)}") if question else tr("问: —"), style="bold")]
     saved = fields["saved_with"]
-    lines.append(Text(f"saved {fields['saved_at'][:19].replace('T', ' ')} UTC, yimao {saved['yimao_version']}", style="dim"))
+    lines.append(Text(f"saved {visible(fields['saved_at'][:19]).replace('T', ' ')} UTC, yimao {visible(saved['yimao_version'])}", style="dim"))
     for n in fields["notes"]:
-        lines.append(Text(f"{n['written_at'][:10]}  {tr(n['text'])}"))
+        lines.append(Text(f"{visible(n['written_at'][:10])}  {tr(visible(n['text']))}"))
     o = fields["outcome"]
     if o is not None:
-        lines.append(
-            Text(tr(f"应验: {o['verdict']}") + (f"  {o['date']}" if o["date"] else "") + (f"  {tr(o['note'])}" if o["note"] else ""), style="bold")
-        )
+        head = tr(f"应验: {o['verdict']}") + (f"  {visible(o['date'])}" if o["date"] else "") + (f"  {tr(visible(o['note']))}" if o["note"] else "")
+        lines.append(Text(head, style="bold"))
     for c in fields["changes"] or ():
-        lines.append(Text(f"read otherwise now: {c['path']}: {_compact_value(c['then'])} → {_compact_value(c['now'])}", style="yellow"))
+        lines.append(Text(f"read otherwise now: {visible(c['path'])}: {_compact_value(c['then'])} → {_compact_value(c['now'])}", style="yellow"))
     console.print(Panel(Group(*lines), title=tr(f"卦例 {fields['case']}"), title_align="left", box=box.ROUNDED))
 
 
 def _compact_value(v: Any) -> str:
-    text = v if isinstance(v, str) else repr(v)
+    text = visible(v if isinstance(v, str) else repr(v))
     return text if len(text) <= 60 else text[:57] + "…"
 
 
@@ -1214,5 +1258,5 @@ def render_journal_stats(
             table.add_column(tr(v), justify="right")
         for r in rows:
             if r.kind == kind:
-                table.add_row(tr(r.name), *map(str, r.counts))
+                table.add_row(tr(visible(r.name)), *map(str, r.counts))  # names from stored documents, which an import brought
         console.print(table)

@@ -84,6 +84,8 @@ def content_hash(inputs: dict[str, Any], question: str | None, saved_at: str) ->
 
 def new_case(req: CastRequest, result: CastResult, question: str | None, saved_at: str | None = None) -> Case:
     """The case of a reading just made, as `cast --save` records it."""
+    from yimao.stars.place import topic_filter
+
     doc = document(result)
     inputs = dict(req._asdict())
     saved_at = saved_at or now_utc()
@@ -100,7 +102,7 @@ def new_case(req: CastRequest, result: CastResult, question: str | None, saved_a
         hexagram=doc["hexagram"]["name"],
         changed=changed["name"] if changed else None,
         use_spec=req.use,
-        topic=req.topic,
+        topic=topic_filter(req.topic),  # the book's topic (官司 is 词讼), as list --topic finds it
         yimao_version=__version__,
         schema_version=doc["schema_version"],
         saved_at=saved_at,

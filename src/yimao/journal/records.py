@@ -20,12 +20,23 @@ _COLUMNS = (
 )
 
 
-def save(db: sqlite3.Connection, case: Case) -> int:
-    """Store a case and give its number (the number it already has when the same case, by its
-    hash, is stored already). `case.id` is kept when free (an import into an empty journal keeps
-    the numbers)."""
+class Saved(NamedTuple):
+    number: int
+    new: bool  # False: the journal held this cast already, and holds it once
+
+
+def save(db: sqlite3.Connection, case: Case) -> Saved:
+    """Store a case just cast and give its number. A cast saved again — the same request, read
+    at the same moment, with the same question — is the case already kept, not a second one: a
+    save whose output then failed (a closed stdout) can be retried without making a duplicate."""
     with writing(db):
-        return _insert(db, case)[0]
+        row = db.execute(
+            "SELECT id FROM cases WHERE inputs = ? AND moment_utc IS ? AND question IS ? ORDER BY id LIMIT 1",
+            (_json(case.inputs), case.moment_utc, case.question),
+        ).fetchone()
+        if row is not None:
+            return Saved(int(row[0]), False)
+        return Saved(*_insert(db, case))
 
 
 def _insert(db: sqlite3.Connection, case: Case) -> tuple[int, bool]:
@@ -96,18 +107,19 @@ def cases(db: sqlite3.Connection | None, f: Filter | None = None) -> Iterator[Ca
     """The cases kept by `f` (all by default), by number."""
     if db is None:
         return
-    where, args = _where(f or Filter())
+    where, args = _where(db, f or Filter())
     rows = db.execute(f"SELECT {_COLUMNS} FROM cases {where} ORDER BY id", args).fetchall()
     for row in rows:
         yield _case(db, row)
 
 
-def _where(f: Filter) -> tuple[str, list[Any]]:
+def _where(db: sqlite3.Connection, f: Filter) -> tuple[str, list[Any]]:
     terms: list[str] = []
     args: list[Any] = []
     if f.topic is not None:
-        terms.append("topic = ?")
-        args.append(f.topic)
+        spellings = _spellings(db, f.topic)
+        terms.append(f"topic IN ({', '.join('?' * len(spellings))})")
+        args += spellings
     if f.hexagrams is not None:
         marks = ", ".join("?" * len(f.hexagrams))
         terms.append(f"(hexagram IN ({marks}) OR changed IN ({marks}))")
@@ -123,13 +135,31 @@ def _where(f: Filter) -> tuple[str, list[Any]]:
         terms.append(f"{day} <= ?")
         args.append(f.until)
     if f.search is not None:
-        like = "%" + f.search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        # instr, not LIKE: a text of any length is a text (LIKE refuses a pattern over 50,000 bytes
+        # as "too complex"), and no character is a wildcard. lower() folds ASCII, as LIKE did.
+        found = "instr(lower({}), lower(?)) > 0"
         terms.append(
-            "(question LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM notes WHERE case_id = cases.id AND text LIKE ? ESCAPE '\\')"
-            " OR EXISTS (SELECT 1 FROM outcomes WHERE case_id = cases.id AND note LIKE ? ESCAPE '\\'))"
+            f"({found.format('question')} OR EXISTS (SELECT 1 FROM notes WHERE case_id = cases.id AND {found.format('text')})"
+            f" OR EXISTS (SELECT 1 FROM outcomes WHERE case_id = cases.id AND {found.format('note')}))"
         )
-        args += [like, like, like]
+        args += [f.search] * 3
     return ("WHERE " + " AND ".join(terms)) if terms else "", args
+
+
+def _spellings(db: sqlite3.Connection, topic: str) -> list[str]:
+    """The topics stored that are `topic`: the canonical one, and the words a case saved before
+    topics were stored canonical may hold (官司 for 词讼)."""
+    from yimao.errors import YimaoError
+    from yimao.stars.place import topic_filter
+
+    found = [topic]
+    for (stored,) in db.execute("SELECT DISTINCT topic FROM cases WHERE topic IS NOT NULL AND topic != ?", (topic,)):
+        try:
+            if topic_filter(stored) == topic:
+                found.append(stored)
+        except YimaoError:
+            pass
+    return found
 
 
 def _case(db: sqlite3.Connection, row: tuple[Any, ...]) -> Case:
@@ -263,7 +293,9 @@ def make_filter(
             pair = (c.hexagram.name, c.changed.name)
         else:
             hexagrams = (Hexagram.parse(hex).name,)
-    return Filter(topic, hexagrams, pair, parse_day(since, "--since"), parse_day(until, "--until"), search)
+    from yimao.stars.place import topic_filter
+
+    return Filter(topic_filter(topic), hexagrams, pair, parse_day(since, "--since"), parse_day(until, "--until"), search)
 
 
 def parse_day(text: str | None, option: str) -> str | None:

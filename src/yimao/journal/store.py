@@ -31,16 +31,30 @@ class JournalError(YimaoError):
 
 
 def journal_path(option: str | None = None) -> Path:
-    """Where the journal is: `--journal PATH`, else YIMAO_JOURNAL, else the user's data directory
-    (platformdirs: ~/.local/share/yimao/journal.sqlite3 on Linux)."""
-    if option:
-        return Path(option).expanduser()
+    """Where the journal is: `--journal PATH`, else YIMAO_JOURNAL (set and not empty), else the
+    user's data directory (platformdirs: ~/.local/share/yimao/journal.sqlite3 on Linux). Always a
+    file: an empty `--journal` and SQLite's name for a database in memory are refused, and the path
+    is made absolute, so that no name is read by SQLite as anything but a file."""
+    if option is not None:
+        return _file(option, "--journal")
     env = os.environ.get("YIMAO_JOURNAL")
     if env:
-        return Path(env).expanduser()
+        return _file(env, "YIMAO_JOURNAL")
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("yimao", appauthor=False)) / FILE_NAME
+
+
+def _file(given: str, where: str) -> Path:
+    from yimao.errors import shown
+
+    if not given.strip():
+        raise JournalError(f"{where} is empty: give the journal's file", given, ("--journal cases.sqlite3",))
+    if given.strip() == ":memory:":
+        raise JournalError(f"{where} {shown(given)} is SQLite's name for a database in memory, which keeps nothing: give a file", given)
+    if "\0" in given:
+        raise JournalError(f"{where} {shown(given)} holds a NUL character, which no file name can", given)
+    return Path(given).expanduser().absolute()
 
 
 # --- the schema, version by version -------------------------------------------------------------
@@ -104,7 +118,7 @@ def _said(e: BaseException, path: Path) -> JournalError:
     where = str(path)
     if isinstance(e, OSError):
         return JournalError(f"cannot use the journal {where}: {e.strerror or e}", where)
-    code = getattr(e, "sqlite_errorcode", 0) & 0xFF
+    code = _code(e)
     text = str(e)
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in text:
         return JournalError(f"the journal {where} is locked by another process (waited {BUSY_TIMEOUT:g} s): try again", where)
@@ -124,11 +138,11 @@ def _said(e: BaseException, path: Path) -> JournalError:
 
 
 @contextmanager
-def guarded(path: Path) -> Iterator[None]:
+def guarded(path: Path, errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)) -> Iterator[None]:
     """Every use of the file inside: its errors said as `JournalError`s naming it."""
     try:
         yield
-    except (sqlite3.Error, OSError) as e:
+    except errors as e:
         raise _said(e, path) from None
 
 
@@ -143,10 +157,18 @@ def connect(path: Path, *, create: bool) -> sqlite3.Connection | None:
             return None
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)  # transactions are begun here, explicitly
+        db = _open(str(path))
         try:
-            db.execute("PRAGMA foreign_keys = ON")
             _check(db, path)
+        except sqlite3.OperationalError as e:
+            db.close()
+            if create or _code(e) not in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN):
+                raise
+            db = _open_read_only(path)  # a file, or a directory, this user cannot write: read it as it is
+        except BaseException:
+            db.close()
+            raise
+        try:
             if _version(db) < current_version():
                 if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     db.execute("PRAGMA journal_mode = WAL")  # persistent: set once, by the first writer
@@ -155,6 +177,35 @@ def connect(path: Path, *, create: bool) -> sqlite3.Connection | None:
             db.close()
             raise
         return db
+
+
+def _open(target: str, uri: bool = False) -> sqlite3.Connection:
+    db = sqlite3.connect(target, timeout=BUSY_TIMEOUT, isolation_level=None, uri=uri)  # transactions are begun here, explicitly
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def _code(e: BaseException) -> int:
+    return getattr(e, "sqlite_errorcode", 0) & 0xFF
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """The journal opened for reading alone. A file in WAL mode is read through its `-shm` index,
+    which a reader must create when it is missing: where it cannot (a read-only directory), the
+    file is read as immutable, which no other process can then be changing, since none can write
+    beside it either. Writes through this connection fail as read-only (`_said`)."""
+    from urllib.parse import quote
+
+    for mode in ("mode=ro", "immutable=1"):
+        db = _open(f"file:{quote(str(path))}?{mode}", uri=True)
+        try:
+            _check(db, path)
+            return db
+        except sqlite3.OperationalError as e:
+            db.close()
+            if mode == "immutable=1" or _code(e) not in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN):
+                raise
+    raise AssertionError("unreachable")
 
 
 def _version(db: sqlite3.Connection) -> int:
@@ -217,7 +268,7 @@ def opened(option: str | None, *, create: bool) -> Iterator[sqlite3.Connection |
     path = journal_path(option)
     db = connect(path, create=create)
     try:
-        with guarded(path):
+        with guarded(path, (sqlite3.Error,)):  # not OSError: inside, that is the output's (a reader gone, a full disk)
             yield db
     finally:
         if db is not None:
