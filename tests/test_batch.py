@@ -90,7 +90,7 @@ def test_hostile_lines_are_each_answered_in_order():
         "month must be a string or a whole number of a few digits, got 1.2345678901234568e+29",  # orjson reads it as a float
     ]
     assert "BOM" in results[-1]["error"]["message"]
-    assert results[0]["schema_version"] == 1 and results[12]["schema_version"] == 1  # lines 1 and 15
+    assert results[0]["schema_version"] == 2 and results[12]["schema_version"] == 2  # lines 1 and 15
     for r in results:
         if "error" in r:
             assert r["error"]["message"] and set(r) == {"line", "error"}
@@ -297,7 +297,7 @@ def test_each_answer_is_out_before_the_next_request_comes():
             p.stdin.flush()
             ready, _, _ = select.select([p.stdout], [], [], 60)
             assert ready, "no answer while the next request is awaited"
-            assert json.loads(p.stdout.readline())["schema_version"] == 1
+            assert json.loads(p.stdout.readline())["schema_version"] == 2
     finally:
         p.stdin.close()
         p.wait(timeout=60)

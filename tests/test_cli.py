@@ -27,7 +27,7 @@ def jrun(*args: str, quiet: bool = True) -> dict:
 
 def test_cast_from_a_date():
     doc = jrun("cast", "--date", "2026-12-02T10:00+08:00", "--hex", "离之乾")
-    assert doc["schema_version"] == 1
+    assert doc["schema_version"] == 2
     assert doc["pillars"] == {"year": "丙午", "month": "己亥", "day": "庚戌", "hour": "辛巳"}
     assert doc["xunkong"] == ["寅", "卯"] and doc["yuepo"] == "巳"
     assert doc["jie"]["current"]["name"] == "立冬" and doc["jie"]["next"]["name"] == "大雪"

@@ -119,7 +119,7 @@ def test_the_stored_case_keeps_inputs_moment_and_document(journal, yimao):
     assert inputs["tz"] == "America/New_York" and inputs["topic"] == "求财" and inputs["day_start"] == 23 and inputs["earth"] == "shui"
     assert utc == "2026-12-02T15:00:00Z" and local == "2026-12-02T10:00:00-05:00"  # 10:00 in New York is 15:00 UTC
     assert json.loads(conventions)["timezone"] == "America/New_York"
-    assert schema == 1 and version and saved_at.endswith("Z")
+    assert schema == 2 and version and saved_at.endswith("Z")
     assert json.loads(zlib.decompress(blob)) == cast_doc(yimao, DATE_CASES[2])
 
 

@@ -72,7 +72,8 @@ def test_labels_in_the_list_and_on_a_chart():
     from yimao.cli import app
 
     listed = runner.invoke(app, ["star", "--list", "--json"])
-    labels = [m["label"] for g in json.loads(listed.stdout)["groups"] for m in g["stars"]]
+    doc = json.loads(listed.stdout)
+    labels = [doc["stars"][sid]["label"] for g in doc["groups"] for sid in g["stars"]]
     assert labels == [s.label for s in catalogue().stars]
     cast = runner.invoke(app, ["cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--json"], env={"TZ": "Asia/Shanghai"})
     entries = json.loads(cast.stdout)["stars"]

@@ -142,8 +142,14 @@ def test_star_by_id_and_day_stem():
 
 def test_star_list():
     doc = json.loads(run("star", "--list", "--json").stdout)
-    ids = [s["id"] for g in doc["groups"] for s in g["stars"]]
+    ids = [sid for g in doc["groups"] for sid in g["stars"]]
     assert len(ids) == len(catalogue().stars) and len(set(ids)) == len(ids)
+    assert list(doc["stars"]) == [s.id for s in catalogue().stars] and doc["catalogue_version"] == catalogue().version
+    for s in catalogue().stars:  # what a chart does not repeat is here, once
+        entry = doc["stars"][s.id]
+        assert (entry["name"], entry["aliases"], entry["topics"], entry["basis"]) == (s.name, list(s.aliases), list(s.topics), s.basis)
+        assert [c["text"]["original"] for c in entry["conditions"]] == [c.quote.original for c in s.conditions]
+        assert [c["effect"] for c in entry["conditions"]] == [c.effect for c in s.conditions]
     r = run("star", "--list")
     assert r.returncode == 0 and "天医" in r.stdout.decode()
 
@@ -163,7 +169,8 @@ def test_cast_json_carries_stars_on_lines():
     assert tiande["positions"] == ["丁"] and 4 in tiande["lines"] and tiande["moving"]
     assert "tiande_gan" in doc["hexagram"]["lines"][3]["stars"]
     for s in doc["stars"]:
-        assert {"id", "name", "aliases", "basis", "positions", "lines", "moving", "nature", "variants", "text"} <= set(s)
+        assert list(s) == ENTRY_KEYS  # every key in every entry
+    assert doc["catalogue_version"] == catalogue().version
 
 
 def test_traditional_names_round_trip():
@@ -190,14 +197,9 @@ from yimao.stars.place import find_stars  # noqa: E402
 
 ENTRY_KEYS = [
     "id",
-    "name",
     "label",
-    "aliases",
-    "basis",
-    "weight",
     "nature",
-    "topics",
-    "text",
+    "weight",
     "positions",
     "lines",
     "hits",
@@ -205,6 +207,7 @@ ENTRY_KEYS = [
     "active",
     "day_match",
     "on_use",
+    "text",
     "conditions",
     "variants",
 ]
@@ -215,10 +218,12 @@ MONTH_OR_DAY = {"month", "season", "month_sanhe", "day_stem", "day_ganzhi"}  # �
 def direct_conditions(star, chart, hits, topic):
     """A star's conditions read line by line: which lines make each reading hold."""
     out = []
-    for c in star.conditions:
+    for i, c in enumerate(star.conditions):
         first, *rest = (direct_condition_reading(r, chart, hits, topic) for r in (c.reading, *c.variants))
+        if not (first["holds"] or any(r["holds"] for r in rest)):
+            continue  # held by no reading: the catalogue says it, not the chart
         out.append({
-            "holds": first["holds"], "lines": first["lines"], "reading": first["reading"], "relative": first["relative"],
+            "index": i, "holds": first["holds"], "lines": first["lines"], "reading": first["reading"], "relative": first["relative"],
             "moving": first["moving"], "topics": first["topics"], "effect": c.effect,
             "text": {"passage": c.quote.passage, "original": c.quote.original}, "variants": rest,
         })  # fmt: skip
@@ -296,8 +301,9 @@ def direct_reading(chart, use, topic):
         if not hits and not day_match:
             continue
         variants = [
-            {"reading": v.reading, "positions": None if (vp := star.lookup(v.table, month, day, year, hour)) is None else list(vp)}
+            {"reading": v.reading, "positions": None if vp is None else list(vp)}
             for v in star.variants
+            if (vp := star.lookup(v.table, month, day, year, hour)) != positions  # only a variant placing it otherwise
         ]
         out.append(entry(star, list(positions), hits, day_match, focus, variants, direct_conditions(star, chart, hits, topic)))
     return out
@@ -306,13 +312,13 @@ def direct_reading(chart, use, topic):
 def entry(star, positions, hits, day_match, focus, variants, conditions):
     lines = sorted({h["position"] for h in hits})
     moving = any(h["moving"] for h in hits)
+    active = moving or day_match
     q = star.quote
     return {
-        "id": star.id, "name": star.name, "label": star.label, "aliases": list(star.aliases), "basis": star.basis,
-        "weight": "heavy" if star.basis in MONTH_OR_DAY else "light", "nature": star.nature, "topics": list(star.topics),
-        "text": {"passage": q.passage, "original": q.original} if q else None,
+        "id": star.id, "label": star.label, "nature": star.nature, "weight": "heavy" if star.basis in MONTH_OR_DAY else "light",
         "positions": positions, "lines": lines, "hits": hits, "moving": moving,
-        "active": moving or day_match, "day_match": day_match, "on_use": bool(focus & set(lines)),
+        "active": active, "day_match": day_match, "on_use": bool(focus & set(lines)),
+        "text": {"passage": q.passage, "original": q.original if active else None} if q else None,  # the sentence when it acts
         "conditions": conditions, "variants": variants,
     }  # fmt: skip
 

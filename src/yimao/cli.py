@@ -192,7 +192,7 @@ DayOpt = Annotated[
     ),
 ]
 HourOpt = Annotated[str | None, typer.Option("--hour", autocompletion=_complete_branch, help="Hour instead of a date: 午 or 庚午.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON document (schema_version 1) instead of tables.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON document (schema_version 2) instead of tables.")]
 TradOpt = Annotated[bool, typer.Option("--traditional", "-t", help="Traditional characters (繁體, OpenCC's standard forms) in the output.")]
 ScriptOpt = Annotated[
     str | None,
@@ -740,7 +740,7 @@ def examples(
 
 @app.command(cls=_Command)
 def schema() -> None:
-    """Print the JSON Schema (draft 2020-12) of every --json document, schema_version 1.
+    """Print the JSON Schema (draft 2020-12) of every --json document, schema_version 2.
 
     \b
     Example:

@@ -165,11 +165,11 @@ def _engines() -> tuple[Any, Any, Any]:
 
 
 @cache
-def _encoders() -> tuple[Any, Any]:
-    """What `document` and `document_json` build with (see `_engines`)."""
-    from yimao.serialize import chart_json, chart_to_dict
+def _encoder() -> Any:
+    """What `document` builds with (see `_engines`)."""
+    from yimao.serialize import chart_to_dict
 
-    return chart_to_dict, chart_json
+    return chart_to_dict
 
 
 def topic_note(req: CastRequest) -> str | None:
@@ -197,10 +197,11 @@ def use_note(use: Use | None) -> str | None:
 def document(result: CastResult) -> dict[str, Any]:
     """The document of `yimao cast --json`, as lists and dicts (to indent, or to put in
     traditional characters)."""
-    return _encoders()[0](result.chart, findings=result.findings, stars=result.stars, use=result.use)
+    return _encoder()(result.chart, findings=result.findings, stars=result.stars, use=result.use)
 
 
 def document_json(result: CastResult) -> bytes:
-    """`document(result)` as `yimao batch` writes it: compact JSON and a newline, byte for byte
-    `dumps(document(result), compact=True)`, encoded from its parts (`serialize.chart_json`)."""
-    return _encoders()[1](result.chart, findings=result.findings, stars=result.stars, use=result.use)
+    """`document(result)` as `yimao batch` writes it: compact JSON and a newline."""
+    from yimao.serialize import dumps
+
+    return dumps(document(result), compact=True)

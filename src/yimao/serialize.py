@@ -1,13 +1,20 @@
-"""The JSON contract (schema_version 1): explicit `*_to_dict` functions, nothing implicit.
+"""The JSON contract (schema_version 2): explicit `*_to_dict` functions, nothing implicit, and
+one encoder — dicts and lists that orjson writes (`dumps`), indented for `cast --json`, one line
+for `yimao batch`.
 
 Keys are ASCII snake_case; domain values are canonical simplified Chinese strings (traditional
 on request); line positions are integers 1-6, 初爻 = 1; absent is null. Additive fields do not
 bump `SCHEMA_VERSION`; renaming or removing one does.
 
+A chart's document says what this chart says. What would be the same in every chart — a star's
+name, aliases, topics, table and sentence, a condition's effect when it does not hold — is said
+once, in the catalogue's document (`catalogue_document`), which a chart names by its
+`catalogue_version`.
+
 Documents are read-only: the parts that many charts share (a hexagram's head, a relation, a
-jie) are built once and the same objects reappear in every document that contains them — that
-is most of what lets `yimao batch` stream thousands of charts a second. Traditional characters
-are a conversion of the written text (`output.to_script`).
+jie, a star's fields for its positions) are built once and the same objects reappear in every
+document that contains them. Traditional characters are a conversion of the written text
+(`output.to_script`).
 """
 
 from __future__ import annotations
@@ -15,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from functools import cache
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from yimao.chart import ChangedLine, ChangeRelation, Chart, ChartLine, DayRelation, Hidden, MonthRelation, Use, relation_tags
@@ -28,7 +34,7 @@ if TYPE_CHECKING:
     from yimao.stars.catalogue import FixedName, Star
     from yimao.texts import Passage
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def document(**parts: Any) -> dict[str, Any]:
@@ -43,10 +49,8 @@ def _s(x: object) -> str | None:
 class _Memo(dict):
     """`memo[key]` is `build(key)`, built on the first lookup of each distinct key.
 
-    Only for keys of small finite domains (pillars, relations, lines), so that it stays bounded;
-    a lookup goes through the generic subscript slot (a method lookup and call, as callgrind
-    shows), where a plain dict's is specialized: the hot path of `yimao batch` uses plain dicts
-    (see `_fill`).
+    Only for keys of small finite domains (pillars, relations, lines, placed stars), so that it
+    stays bounded.
     """
 
     __slots__ = ("build",)
@@ -401,6 +405,7 @@ def chart_to_dict(chart: Chart, *, findings: Iterable[Any] = (), stars: Any = No
         changed_hexagram=changed_part,
         use=use_to_dict(use),
         findings=[finding_to_dict(f) for f in findings],
+        catalogue_version=_catalogue_version(),
         stars=[] if stars is None else stars_to_list(stars),
     )
 
@@ -466,7 +471,9 @@ def hexagram_document(chart: Chart) -> dict[str, Any]:
 
 
 def star_meta(star: Star) -> dict[str, Any]:
-    """What `yimao star` and `yimao stars` say of a star besides its positions."""
+    """What the catalogue says of a star (`yimao star`, `yimao stars`, `yimao star --list`): its
+    names, group, basis, nature, topics, rule, sentences, and the conditions the book attaches
+    (each with its effect, sentence and readings)."""
     return {
         "id": star.id,
         "name": star.name,
@@ -479,9 +486,21 @@ def star_meta(star: Star) -> dict[str, Any]:
         "kind": star.kind,
         "nature": star.nature,
         "topics": list(star.topics),
+        "placed": star.placed,
         "rule": star.rule,
         "notes": list(star.notes),
         "text": [q.to_dict() for q in star.quotes],
+        "conditions": [
+            {
+                "index": i,
+                "effect": c.effect,
+                "text": {"passage": c.quote.passage, "original": c.quote.original},
+                **_reading_fields(c.reading),
+                "reason": c.reading.reason,
+                "variants": [{**_reading_fields(v), "reason": v.reason} for v in c.variants],
+            }
+            for i, c in enumerate(star.conditions)
+        ],
     }
 
 
@@ -495,19 +514,20 @@ def _positions(positions: Sequence[str] | None) -> list[str] | None:
 
 
 def star_list_document(stars: Iterable[Star]) -> dict[str, Any]:
-    """`yimao star --list --json`: the catalogue, grouped as the book groups it."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    """`yimao star --list --json`: the catalogue — every star by id, with what a chart's document
+    does not repeat (`star_meta`), and the groups as the book has them."""
+    entries: dict[str, dict[str, Any]] = {}
+    groups: dict[str, list[str]] = {}
     for s in stars:
-        groups.setdefault(s.group, []).append(
-            {"id": s.id, "name": s.name, "label": s.label, "basis": s.basis, "nature": s.nature, "placed": s.placed}
-        )
-    return document(groups=[{"group": g, "stars": members} for g, members in groups.items()])
+        entries[s.id] = {**star_meta(s), "variants": [{"reading": v.reading, "reason": v.reason} for v in s.variants]}
+        groups.setdefault(s.group, []).append(s.id)
+    return document(catalogue_version=_catalogue_version(), groups=[{"group": g, "stars": ids} for g, ids in groups.items()], stars=entries)
 
 
 def star_table_document(star: Star) -> dict[str, Any]:
     """`yimao star NAME --json`: a star's whole table, and its variants'."""
     variants = [{"reading": v.reading, "reason": v.reason, "table": table_to_dict(v.table)} for v in star.variants]
-    return document(star=star_meta(star), table=table_to_dict(star.table), variants=variants)
+    return document(catalogue_version=_catalogue_version(), star=star_meta(star), table=table_to_dict(star.table), variants=variants)
 
 
 def star_positions_document(
@@ -587,416 +607,56 @@ def dumps(doc: Mapping[str, Any], *, compact: bool = False) -> bytes:
     return orjson.dumps(doc, option=option)
 
 
-# --- the document as bytes (`yimao batch`) ----------------------------------------------------
-#
-# `chart_json` writes the document `chart_to_dict` builds, compactly: byte for byte what
-# `dumps(chart_to_dict(…), compact=True)` gives (a property test and the batch tests check it),
-# but from the encodings of its parts. The parts many charts share are the memos above; each is
-# encoded once, keys and punctuation included, so that a document is mostly bytes joined,
-# without building its dicts nor walking them again to encode them.
-
-
-def _json(value: Any) -> bytes:
-    return _orjson().dumps(value)
-
-
-def _fields(d: Mapping[str, Any]) -> bytes:
-    """A dict's fields as JSON, without its braces."""
-    return _json(d)[1:-1]
-
-
-# The memos below are plain dicts, filled when a key is first met (`_fill`): a dict subclass
-# with __missing__ (`_Memo`) is subscripted through the generic slot (slot_mp_subscript: a
-# method lookup and call), a plain dict through the interpreter's specialized subscript, and
-# a document makes some sixty lookups.
-def _fill(table: dict[Any, Any], build: Any, key: Any) -> Any:
-    value = table[key] = build(key)
-    return value
-
-
-_HEAD_KEYS = ("position", "yang", "moving", "value", "stem", "branch", "element", "relative")
-
-
-def _line_heads(line: Line) -> tuple[tuple[bytes, int], ...]:
-    """A line's JSON up to its 六神 (`{"position":…,"relative":…,"spirit":`), with the value
-    build_chart gives it: static, and moving (indexed by `moving`)."""
-    return tuple((b"{" + _fields({k: t[k] for k in _HEAD_KEYS}) + b',"spirit":', t["value"]) for t in _LINE[line])
-
-
-# 六神, 世 and 应 together (7 × a few): `"青龙","shi":false,"ying":false,"hidden":`.
-def _spirit_shi_ying(k: tuple[Any, Any, Any]) -> bytes:
-    return _json(None if k[0] is None else k[0]._value_) + b',"shi":' + _json(k[1]) + b',"ying":' + _json(k[2]) + b',"hidden":'
-
-
-_LINE_HEAD_J: dict[Line, Any] = {}
-_SPIRIT_SHI_YING_J: dict[tuple[Any, Any, Any], bytes] = {}
-_HIDDEN_LINE_J = _Memo(lambda hl: b"{" + _fields(_najia(hl.stem, hl.branch, hl.relative)) + b',"fei":')
-_FEI_LIFTED_J = _Memo(lambda k: _json(k[0]) + b',"lifted":' + _json(k[1]) + b',"relations":{"month":')
-# Each relation encoded with the key that follows it, and its tags as the inside of a JSON
-# list: a line's `relations` and `tags` are joined from its three (keyed by the triple, they
-# were thousands of entries still growing after thousands of charts, each one built the first
-# time it was met). A 伏神's relations are its month's and day's, without the keys after them.
-_MONTH_J: dict[Any, tuple[bytes, bytes, bytes]] = {}
-_DAY_J: dict[Any, tuple[bytes, bytes]] = {}
-_CHANGE_J: dict[Any, tuple[bytes, bytes, bytes]] = {}
-# The tags as pieces that need no join: the month's with a comma after them (when it has
-# some), the day's, the change's with a comma before them (when it has some) and the key
-# after the list; right whenever the day has tags (always, when there is a day).
-_month_json = lambda m: (_json(_MONTH[m][0]) + b',"day":', _json(_MONTH[m][1])[1:-1], (_json(_MONTH[m][1])[1:-1] + b",") if _MONTH[m][1] else b"")  # noqa: E731
-_day_json = lambda d: (_json(_DAY[d][0]) + b',"change":', _json(_DAY[d][1])[1:-1])  # noqa: E731
-
-
-def _change_json(c):
-    return (
-        _json(_CHANGE[c][0]) + b'},"tags":[',
-        _json(_CHANGE[c][1])[1:-1],  # noqa: E731
-        (b"," + _json(_CHANGE[c][1])[1:-1] if _CHANGE[c][1] else b"") + b'],"stars":',
-    )
-
-
-_SPIRIT_ONLY_J: dict[Any, bytes] = {}  # 六神 of a line neither 世 nor 应 (four in six)
-_HIDDEN_MONTH_J = _Memo(lambda m: _json(_MONTH[m][0]) + b',"day":')
-_HIDDEN_DAY_J = _Memo(lambda d: _json(_DAY[d][0]) + b"}}")
-_CHANGED_J = _Memo(lambda c: b',"changed":' + _json(_CHANGED[c]) + b',"relations":{"month":')
-_NO_HIDDEN_NOR_CHANGED = b'null,"changed":null,"relations":{"month":'
-
-
-def _line_pieces(cl: ChartLine, stars: bytes, close: bytes) -> tuple[bytes, ...] | None:
-    """`line_to_dict(cl, …)` encoded, in pieces, the last one `close` (the line's brace and
-    whatever follows it); None for a line built by hand, unlike any of build_chart's."""
-    line, moving, value, spirit, shi, ying, hidden, changed, month, day, change = cl
-    if moving is not True and moving is not False:
-        return None
-    try:
-        head, expected = _LINE_HEAD_J[line][moving]
-    except KeyError:
-        head, expected = _fill(_LINE_HEAD_J, _line_heads, line)[moving]
-    if value != expected:
-        return None
-    try:
-        month_json, month_tags, month_tags_c = _MONTH_J[month]
-    except KeyError:
-        month_json, month_tags, month_tags_c = _fill(_MONTH_J, _month_json, month)
-    try:
-        day_json, day_tags = _DAY_J[day]
-    except KeyError:
-        day_json, day_tags = _fill(_DAY_J, _day_json, day)
-    try:
-        change_json, change_tags, c_change_tags = _CHANGE_J[change]
-    except KeyError:
-        change_json, change_tags, c_change_tags = _fill(_CHANGE_J, _change_json, change)
-    if shi is False and ying is False:
-        try:
-            spirit_json = _SPIRIT_ONLY_J[spirit]
-        except KeyError:
-            spirit_json = _SPIRIT_ONLY_J[spirit] = _spirit_shi_ying((spirit, False, False))
-    else:
-        try:
-            spirit_json = _SPIRIT_SHI_YING_J[spirit, shi, ying]
-        except KeyError:
-            spirit_json = _fill(_SPIRIT_SHI_YING_J, _spirit_shi_ying, (spirit, shi, ying))
-    if not day_tags:  # no day: the tags of those that have some, the plain way
-        day_tags = b",".join(filter(None, (month_tags, change_tags)))
-        month_tags_c = b""
-        c_change_tags = b'],"stars":'
-    if hidden is None and changed is None:
-        return (head, spirit_json, _NO_HIDDEN_NOR_CHANGED, month_json, day_json, change_json, month_tags_c, day_tags, c_change_tags, stars, close)
-    if hidden is None:
-        hidden_json = b"null"
-    else:
-        hl, fei, h_month, h_day, lifted = hidden
-        hidden_json = b"".join((_HIDDEN_LINE_J[hl], _FEI_LIFTED_J[fei, lifted], _HIDDEN_MONTH_J[h_month], _HIDDEN_DAY_J[h_day]))
-    return (
-        head,
-        spirit_json,
-        hidden_json,
-        _CHANGED_J[changed],
-        month_json,
-        day_json,
-        change_json,
-        month_tags_c,
-        day_tags,
-        c_change_tags,
-        stars,
-        close,
-    )
-
-
-# A document's start (its `cast`), and its `changed_hexagram` with the key after it, by cast;
-# the `earth_school` and `hexagram` head up to `features`, by school and hexagram.
-@cache
-def _head_json(h: Hexagram) -> bytes:
-    """`_hexagram_head(h)` encoded, without its closing brace."""
-    return _json(_hexagram_head(h))[:-1]
-
-
-def _cast_json(cast: Cast) -> tuple[bytes, bytes]:
-    """A document's start up to its calendar (its `cast`), and its `changed_hexagram` with the
-    key after it: `_cast` encoded, and the 之卦's head and lines from their encodings (a batch
-    meets a cast for the first time on a third of its lines)."""
-    start = _START + _json(_cast(cast)) + b","
-    h, moving, ch = cast.hexagram, cast.moving, cast.changed
-    if ch is None:
-        return start, b'},"changed_hexagram":null,"use":'
-    head, lines = _changed_json(ch, h.palace)
-    return start, head + b",".join([moves if p in moving else static for p, static, moves in lines]) + b']},"use":'
-
-
-_START = b'{"schema_version":%d,"cast":' % SCHEMA_VERSION
-
-
-@cache  # 64 之卦 × 8 palaces
-def _changed_json(ch: Hexagram, palace: Any) -> tuple[bytes, tuple[tuple[int, bytes, bytes], ...]]:
-    """A 之卦's `changed_hexagram` up to its lines, and each line encoded static and moving, with
-    its position; its 六亲 counted against the palace."""
-    head = b'},"changed_hexagram":' + _head_json(ch) + b',"relatives_against":' + _json(palace.value) + b',"lines":['
-    lines = _changed_lines(ch, palace.element)
-    return head, tuple((static["position"], _json(static), _json(moves)) for static, moves in lines)
-
-
-def _hexagram_json(k: tuple[Any, Hexagram]) -> bytes:
-    return b',"earth_school":' + _json(k[0]._value_) + b',"hexagram":' + _head_json(k[1]) + b',"features":'
-
-
-_CAST_J: dict[Cast, tuple[bytes, bytes]] = {}
-_HEXAGRAM_J: dict[tuple[Any, Hexagram], bytes] = {}
-_FEATURES_J: dict[tuple[str, ...], bytes] = {}  # by a cast's features (a few dozen)
-_features_json = lambda features: _json(features) + b',"lines":['  # noqa: E731
-_NO_STARS = b"[]"
-
-
-# A document's calendar, encoded from pieces keyed by what each depends on, each a small
-# domain: each pillar (60 干支 or 12 branches), the lunar year, month and day, the pair of 节
-# in its zone (a dozen a year), the zone and conventions; only the moment's texts are written
-# per chart. `_calendar`'s dicts (what `chart_to_dict` puts in a document) are not built.
-def _year_json(y: Any) -> bytes:
-    return b'"pillars":{"year":' + _json(_PILLAR[y]) + b',"month":'
-
-
-def _month_pillar_json(m: Any) -> tuple[bytes, bytes]:
-    text, yuepo = _MONTH_PILLAR[m]
-    return _json(text) + b',"day":', _json(yuepo) + b',"lunar":'
-
-
-def _day_pillar_json(d: Any) -> tuple[bytes, bytes]:
-    text, xunkong = _DAY_PILLAR[d]
-    return _json(text) + b',"hour":', _json(xunkong) + b',"yuepo":'
-
-
-_hour_json = lambda h: _json(_PILLAR[h]) + b'},"xunkong":'  # noqa: E731
-_YEAR_J: dict[Any, bytes] = {}
-_MONTH_PILLAR_J: dict[Any, tuple[bytes, bytes]] = {}
-_DAY_PILLAR_J: dict[Any, tuple[bytes, bytes]] = {}
-_HOUR_J: dict[Any, bytes] = {}
-_NO_CONTEXT = b'null,"jie":null,"near_jie":null,"conventions":null'
-
-
-# A lunar date `{"year":…,"year_ganzhi":…,"month":…,"leap":…,"day":…,"text":…}` in three
-# parts, each with its share of the text: by lunar year, by month (and leap), by day.
-_lunar_year_json = lambda k: (b'{"year":%d,"year_ganzhi":' % k[0] + _json(k[1]) + b',"month":', f"{k[1]}年".encode())  # noqa: E731
-_lunar_month_json = lambda k: (b'%d,"leap":' % k[0] + _json(k[1]) + b',"day":', k[2].encode())  # noqa: E731
-_lunar_day_json = lambda k: (b'%d,"text":"' % k[0], k[1].encode() + b'"},"jie":')  # noqa: E731
-_LUNAR_YEAR_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
-_LUNAR_MONTH_J: dict[tuple[int, bool, str], tuple[bytes, bytes]] = {}
-_LUNAR_DAY_J: dict[tuple[int, str], tuple[bytes, bytes]] = {}
-
-
-def _jie_json(key: tuple[Jie, tzinfo | None]) -> bytes:
-    """`_jie_in(j, zone)` encoded, written directly (built once per 节 and zone, some two
-    thousand in a run over a century: not through a dict and orjson). Its strings are a 节's
-    name, a branch and moments' texts, with nothing to escape."""
-    j, zone = key
-    instant = j.instant
-    local, utc = _moment_texts(instant.astimezone(zone))
-    if instant.tzinfo is not UTC:
-        utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return f'{{"name":"{j.name}","month":"{j.month._value_}","utc":"{utc}","local":"{local}"}}'.encode()
-
-
-_JIE_J: dict[tuple[Jie, tzinfo | None], bytes] = {}
-
-
-def _jies_json(key: tuple[Jie, Jie, tzinfo | None]) -> tuple[bytes, bytes, int, int]:
-    """A pair of 节 in a zone, encoded with the key after it: followed by no `near_jie`, and
-    followed by one; and the ordinals of their instants (see `DateContext.near_jie`)."""
-    current, following, zone = key
-    a = _JIE_J.get((current, zone)) or _fill(_JIE_J, _jie_json, (current, zone))
-    b = _JIE_J.get((following, zone)) or _fill(_JIE_J, _jie_json, (following, zone))
-    pair = b'{"current":' + a + b',"next":' + b + b'},"near_jie":'
-    return pair + b'null,"conventions":{"moment":"', pair, current.instant.toordinal(), following.instant.toordinal()
-
-
-_JIES_J: dict[tuple[Jie, Jie, tzinfo | None], tuple[bytes, bytes, int, int]] = {}
-
-
-def _conventions_json(k: tuple[str, str, int]) -> bytes:
-    return b'",' + _fields(_conventions_rest(*k)) + b"}"
-
-
-_CONVENTIONS_J: dict[tuple[str, str, int], bytes] = {}
-
-
-def _calendar_pieces(p: FourPillars, parts: list[bytes]) -> None:
-    """`_fields(calendar_to_dict(p))`, in pieces appended to `parts`."""
-    year, month, day, hour, ctx = p
-    try:
-        y = _YEAR_J[year]
-        m, yuepo = _MONTH_PILLAR_J[month]
-        d, xunkong = _DAY_PILLAR_J[day]
-        h = _HOUR_J[hour]
-    except KeyError:
-        y = _YEAR_J.get(year) or _fill(_YEAR_J, _year_json, year)
-        m, yuepo = _MONTH_PILLAR_J.get(month) or _fill(_MONTH_PILLAR_J, _month_pillar_json, month)
-        d, xunkong = _DAY_PILLAR_J.get(day) or _fill(_DAY_PILLAR_J, _day_pillar_json, day)
-        h = _HOUR_J.get(hour) or _fill(_HOUR_J, _hour_json, hour)
-    if ctx is None:
-        parts += (y, m, d, h, xunkong, yuepo, _NO_CONTEXT)
-        return
-    moment, day_start, tz_name, tz_source, jie, next_jie, _ = ctx  # the notes are for stderr
-    key = jie, next_jie, moment.tzinfo
-    no_near, then_near, o1, o2 = _JIES_J.get(key) or _fill(_JIES_J, _jies_json, key)
-    o = moment.toordinal()
-    # near_jie as DateContext.near_jie finds it, whose first test is this one (3 days apart)
-    if -3 <= o - o1 <= 3 or -3 <= o - o2 <= 3:
-        near = ctx.near_jie
-        jies = no_near if near is None else then_near + _json({"name": near[0].name, "seconds": round(near[1], 1)}) + b',"conventions":{"moment":"'
-    else:
-        jies = no_near
-    local, utc = _moment_texts(moment)
-    zone = tz_name, tz_source, day_start
-    conventions = _CONVENTIONS_J.get(zone) or _fill(_CONVENTIONS_J, _conventions_json, zone)
-    lunar = ctx.lunar
-    if lunar is None:
-        parts += (y, m, d, h, xunkong, yuepo, b'null,"jie":', jies, f'{local}","utc":"{utc}'.encode(), conventions)
-        return
-    ly, year_ganzhi, lm, leap, ld, month_name, day_name = lunar
-    try:
-        a, text_a = _LUNAR_YEAR_J[ly, year_ganzhi]
-        b, text_b = _LUNAR_MONTH_J[lm, leap, month_name]
-        c, text_c = _LUNAR_DAY_J[ld, day_name]
-    except KeyError:
-        a, text_a = _LUNAR_YEAR_J.get((ly, year_ganzhi)) or _fill(_LUNAR_YEAR_J, _lunar_year_json, (ly, year_ganzhi))
-        b, text_b = _LUNAR_MONTH_J.get((lm, leap, month_name)) or _fill(_LUNAR_MONTH_J, _lunar_month_json, (lm, leap, month_name))
-        c, text_c = _LUNAR_DAY_J.get((ld, day_name)) or _fill(_LUNAR_DAY_J, _lunar_day_json, (ld, day_name))
-    parts += (y, m, d, h, xunkong, yuepo, a, b, c, text_a, text_b, text_c, jies, f'{local}","utc":"{utc}'.encode(), conventions)
-
-
-# A finding encoded from the encodings of its parts: its head (rule, holds, kind, element,
-# relative), its lines, each member, and its sentences are built once each (bounded domains:
-# 12 branches × 6 sources × 7 positions × the rules' few roles, and the rules' few dozen tuples
-# of sentences); only its reasons and details are encoded per chart. A finding is read by its
-# fields' names (analysis.finding.Finding).
-def _finding_head(k: tuple[Any, ...]) -> tuple[bytes, bytes]:
-    rule, holds, kind, e, r = k
-    head = {"rule": rule, "holds": holds, "kind": kind, "element": None if e is None else e._value_, "relative": None if r is None else r._value_}
-    first = b"{" + _fields(head) + b',"lines":'
-    return first, b"," + first  # first in the list, and after another
-
-
-def _member_json(m: Any) -> bytes:
-    return _json(_member_dict(m))
-
-
-def _text_json(text: tuple[Any, ...]) -> bytes:
-    return b',"text":' + _json([q.to_dict() for q in text]) + b',"details":'
-
-
-_FINDING_HEAD_J: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
-_FINDING_LINES_J: dict[tuple[int, ...], bytes] = {}
-_finding_lines_json = lambda lines: _json(lines) + b',"members":['  # noqa: E731  (by a tuple of positions)
-_MEMBER_J = _Memo(_member_json)
-_TEXT_J: dict[tuple[Any, ...], bytes] = {}
-
-
-def _findings_pieces(findings: Iterable[Any], parts: list[bytes]) -> None:
-    """`[f.to_dict() for f in findings]` encoded, without its brackets, each piece appended to `parts`."""
-    dumps = _orjson().dumps  # once a chart, not through _json twice a finding
-
-    member = _MEMBER_J.__getitem__
-    i = 0
-    for f in findings:
-        key, lines, text = (f.rule, f.holds, f.kind, f.element, f.relative), f.lines, f.text
-        try:
-            head = _FINDING_HEAD_J[key][i]
-            lines_json = _FINDING_LINES_J[lines]
-            text_json = _TEXT_J[text]
-        except KeyError:
-            head = (_FINDING_HEAD_J.get(key) or _fill(_FINDING_HEAD_J, _finding_head, key))[i]
-            lines_json = _FINDING_LINES_J.get(lines) or _fill(_FINDING_LINES_J, _finding_lines_json, lines)
-            text_json = _TEXT_J.get(text) or _fill(_TEXT_J, _text_json, text)
-        parts += (head, lines_json, b",".join(map(member, f.members)), b'],"reasons":', dumps(f.reasons), text_json, dumps(f.details), b"}")
-        i = 1
-
-
-def _use_json(use: Use | None) -> bytes:
-    """`use_to_dict(use)` encoded, by `Use`: a few per hexagram."""
-    if use is None:
-        return b"null"
-    encoded = _USE_J.get(use)
-    if encoded is None:
-        encoded = _USE_J[use] = _json(use_to_dict(use))
-    return encoded
-
-
-_USE_J: dict[Use, bytes] = {}
-
-
-def chart_json(chart: Chart, *, findings: Sequence[Any], stars: Any, use: Use | None = None) -> bytes:
-    """`dumps(chart_to_dict(chart, …), compact=True)`, from encoded parts: `findings` are the
-    `Finding`s (encoded from their parts' encodings), `stars` a `stars.place.ChartStars`, `use`
-    the 用神."""
-    cast, pillars, lines, features, school = chart
-    stars_json, line_stars = _stars_pieces(stars)
-    try:
-        start, changed = _CAST_J[cast]
-        hexagram = _HEXAGRAM_J[school, cast[0]]
-        features_json = _FEATURES_J[features]
-    except KeyError:
-        start, changed = _CAST_J.get(cast) or _fill(_CAST_J, _cast_json, cast)
-        hexagram = _HEXAGRAM_J.get((school, cast[0])) or _fill(_HEXAGRAM_J, _hexagram_json, (school, cast[0]))
-        features_json = _FEATURES_J.get(features) or _fill(_FEATURES_J, _features_json, features)
-    parts = [start]
-    _calendar_pieces(pillars, parts)
-    parts.append(hexagram)
-    parts.append(features_json)
-    get = line_stars.get
-    for cl in lines:
-        pieces = _line_pieces(cl, get(cl[0][0], _NO_STARS), b"},")
-        if pieces is None:  # a line built by hand: the plain way
-            pieces = (_json(line_to_dict(cl, star_ids_by_line(stars).get(cl[0][0], ()))), b",")
-        parts += pieces
-    if lines:
-        parts[-1] = parts[-1][:-1] + b"]"  # the last line's comma
-    else:
-        parts.append(b"]")
-    parts.append(changed)
-    parts.append(_use_json(use))
-    parts.append(b',"findings":[')
-    _findings_pieces(findings, parts)
-    parts.append(b'],"stars":')
-    parts += stars_json
-    parts.append(b"}\n")
-    return b"".join(parts)
-
-
 # --- stars --------------------------------------------------------------------------------------
 #
-# A document's `stars` are the stars standing on its chart (a `stars.place.ChartStars`): each
-# star's entry is what the catalogue says of it and its positions for the chart's pillars
-# (`_star_entry`, once per star and basis key), with where it falls on the chart
-# (`_where_fields`, once per set of the chart's parts), in the catalogue's order.
+# A chart's `stars` are the stars standing on it (a `stars.place.ChartStars`), each entry what
+# the chart says of its star: where it stands and falls, whether it acts, the conditions that
+# hold by some reading, the variant readings that place it elsewhere. The fields that depend on
+# the star and its positions alone are built once per placed star (`_placed`).
+
+
+@cache
+def _catalogue_version() -> str:
+    from yimao.stars.catalogue import catalogue
+
+    return catalogue().version
+
+
+class _Placed:
+    """The fields of a star's entry fixed by the star and its positions (a `PositionedStar`,
+    built once per star and pillars): its head, its sentence's two forms (dormant: the passage
+    alone; acting: with the original), and the variants placed elsewhere."""
+
+    __slots__ = ("head", "dormant", "acting", "variants")
+
+    def __init__(self, star: Any) -> None:
+        s = star.star
+        q = s.quote
+        self.head = {"id": s.id, "label": s.label, "nature": s.nature, "weight": s.weight, "positions": list(star.positions)}
+        self.dormant = None if q is None else {"passage": q.passage, "original": None}
+        self.acting = None if q is None else {"passage": q.passage, "original": q.original}
+        self.variants = [{"reading": reading, "positions": None if p is None else list(p)} for reading, p in star.variants if p != star.positions]
+
+
+_PLACED = _Memo(_Placed)  # by PositionedStar: one per star and pillars' basis value, bounded as those are
 
 
 def stars_to_list(stars: Any) -> list[dict[str, Any]]:
-    """The document's `stars`, as dicts."""
+    """The document's `stars`, in the catalogue's chart order (heavy first)."""
     entries = []
-    conditions = stars.conditions()
+    judged = stars.conditions()
     for where, day_match, members in stars.groups:
         fields = _where_fields(where, day_match)
+        active = fields["active"]
         for star in members:
-            entry = _star_entry(star) | fields
-            if star.index in conditions:
-                entry["conditions"] = conditions_to_list(conditions[star.index])
+            placed = _PLACED[star]
+            entry = {
+                **placed.head,
+                **fields,
+                "text": placed.acting if active else placed.dormant,
+                "conditions": conditions_to_list(judged.get(star.index, ())),
+                "variants": placed.variants,
+            }
             entries.append((star.index, entry))
     entries.sort(key=_first)
     return [entry for _, entry in entries]
@@ -1015,36 +675,14 @@ def star_ids_by_line(stars: Any) -> dict[int, list[str]]:
     return {pos: [sid for _, sid in sorted(got)] for pos, got in per.items()}
 
 
-def _star_entry(star: Any) -> dict[str, Any]:
-    """A star's entry for the chart's pillars, the fields of where it falls left None."""
-    s = star.star
-    q = s.quote
-    return {
-        "id": s.id,
-        "name": s.name,
-        "label": s.label,
-        "aliases": list(s.aliases),
-        "basis": s.basis,
-        "weight": s.weight,  # heavy: a month or day star; light: a year or hour star (唯日月之用尊焉)
-        "nature": s.nature,
-        "topics": list(s.topics),
-        # the defining sentence; its modern rendering is in `yimao text <passage>`
-        "text": None if q is None else {"passage": q.passage, "original": q.original},
-        "positions": list(star.positions),
-        **dict.fromkeys(_WHERE_KEYS),
-        "conditions": [],  # judged on the chart (`conditions_to_list`)
-        "variants": [{"reading": reading, "positions": None if p is None else list(p)} for reading, p in star.variants],
-    }
-
-
-_WHERE_KEYS = ("lines", "hits", "moving", "active", "day_match", "on_use")
-
-
 def conditions_to_list(results: Any) -> list[dict[str, Any]]:
-    """A star's conditions judged on a chart (`stars.conditions.ConditionResult`s): each with its
-    sentence, whether its reading holds and on which lines, and each other reading's answer."""
+    """A star's conditions judged on a chart (`stars.conditions.ConditionResult`s) that hold by
+    their reading or by another: each with its index in the catalogue's entry, the effect and
+    sentence, the lines, and every other reading's answer (a disagreement is shown, not hidden).
+    A condition that holds by no reading is the catalogue's to say."""
     return [
         {
+            "index": i,
             "holds": c.result.holds,
             "lines": list(c.result.lines),
             **_reading_fields(c.result.reading),
@@ -1052,7 +690,8 @@ def conditions_to_list(results: Any) -> list[dict[str, Any]]:
             "text": {"passage": c.condition.quote.passage, "original": c.condition.quote.original},
             "variants": [{**_reading_fields(v.reading), "holds": v.holds, "lines": list(v.lines)} for v in c.variants],
         }
-        for c in results
+        for i, c in enumerate(results)
+        if c.result.holds or any(v.holds for v in c.variants)
     ]
 
 
@@ -1070,90 +709,3 @@ def _where_fields(where: Any, day_match: bool) -> dict[str, Any]:
         "day_match": day_match,
         "on_use": where.on_use,
     }
-
-
-def _stars_pieces(stars: Any) -> tuple[list[bytes], dict[int, bytes]]:
-    """The document's `stars` encoded, as pieces to join, and each line's star ids encoded
-    (`stars_to_list` and `star_ids_by_line`, for `chart_json`). An entry is its star's encoding
-    before and after where it falls (once per star and basis key), joined by the fields of
-    where it falls (once per `StarHits`): one `bytes.join` an entry."""
-    quoted, alone = _quoted_ids()
-    slots: list[bytes | None] = [None] * len(quoted)
-    per: list[list[int]] = [[], [], [], [], [], [], []]  # star indices by line position 1-6
-    conditions = stars.conditions(of_the_chart=True)  # the others are in the members' encoding
-    topic = stars.topic
-    for where, day_match, members in stars.groups:
-        join = ((_WHERE_DAY_J if day_match else _WHERE_J).get(where) or _where_json(where, day_match)).join
-        entries, indices = _MEMBERS_J.get((members, topic)) or _fill(_MEMBERS_J, _members_json, (members, topic))
-        for i, ends in entries:
-            if i in conditions:  # judged on this chart: its conditions before the encoded variants
-                answer = conditions[i]
-                ends = (ends[0], (_CONDITIONS_J.get(id(answer)) or _conditions_json(answer)) + ends[1])
-            slots[i] = join(ends)
-        for pos in where.lines:
-            per[pos] += indices
-    lines = {}
-    for pos, got in enumerate(per):
-        if len(got) > 1:  # the ids' JSON strings picked in one C call (itemgetter), then joined
-            got.sort()
-            lines[pos] = b"[" + b",".join(itemgetter(*got)(quoted)) + b"]"
-        elif got:
-            lines[pos] = alone[got[0]]
-    return [b"[", b",".join(filter(None, slots)), b"]"], lines
-
-
-def _members_json(key: tuple[tuple[Any, ...], str | None]) -> tuple[tuple[tuple[int, tuple[bytes, bytes]], ...], tuple[int, ...]]:
-    """Each star's index and its entry encoded up to where it falls and from its `conditions`
-    (from its `variants` for a star whose conditions read the chart: judged on each chart); and
-    the stars' indices. By a group's stars and the question's topic."""
-    from yimao.stars.conditions import judged, reads_chart
-
-    members, topic = key
-    entries = []
-    for star in members:
-        entry = _star_entry(star)
-        head = _json({k: v for k, v in entry.items() if k not in _WHERE_KEYS and k not in ("conditions", "variants")})[:-1] + b","
-        conditions = star.star.conditions
-        if not conditions:
-            encoded = _NO_CONDITIONS
-        elif reads_chart(conditions):
-            encoded = b""
-        else:  # by the topic alone
-            encoded = _conditions_json(judged(conditions, None, None, (), topic))
-        entries.append((star.index, (head, encoded + b'"variants":' + _json(entry["variants"]) + b"}")))
-    return tuple(entries), tuple(star.index for star in members)
-
-
-def _where_json(where: Any, day_match: bool) -> bytes:
-    """The fields of where stars fall encoded, with the comma after them."""
-    encoded = _fields(_where_fields(where, day_match)) + b","
-    table = _WHERE_DAY_J if day_match else _WHERE_J
-    if len(table) < _WHERE_J_MAX:  # bounded as the sets of hits are (`stars.place._star_hits`)
-        table[where] = encoded
-    return encoded
-
-
-_NO_CONDITIONS = b'"conditions":[],'
-# A star's conditions encoded with their key and the comma after, by the id of their judgement:
-# `stars.conditions.judged` interns its answers for the program's life, so an id is never reused.
-_CONDITIONS_J: dict[int, bytes] = {}
-
-
-def _conditions_json(answer: Any) -> bytes:
-    encoded = _CONDITIONS_J[id(answer)] = b'"conditions":' + _json(conditions_to_list(answer)) + b","
-    return encoded
-
-
-_MEMBERS_J: dict[tuple[Any, ...], tuple[tuple[tuple[int, tuple[bytes, bytes]], ...], tuple[int, ...]]] = {}  # by a group's stars, topic
-_WHERE_J: dict[Any, bytes] = {}  # by where stars fall (`stars.place.StarHits`), off their day
-_WHERE_DAY_J: dict[Any, bytes] = {}  # and on it (干支 stars on their day)
-_WHERE_J_MAX = 1 << 15
-
-
-@cache
-def _quoted_ids() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
-    """Each star's id as a JSON string, and as a JSON array of it alone, by its index on a chart."""
-    from yimao.stars.place import chart_order
-
-    quoted = tuple(_json(s.id) for s in chart_order())
-    return quoted, tuple(b"[" + q + b"]" for q in quoted)

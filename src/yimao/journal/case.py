@@ -144,11 +144,23 @@ def _zone(case: Case) -> Any:
 
 def differences(then: Any, now: Any, path: str = "", limit: int = 20) -> list[dict[str, Any]]:
     """Where two documents differ, as paths (`findings[2].holds`) with the value then and now;
-    at most `limit`. Keys that only `now` has are left out: schema_version 1 grows by additions
-    (a star's `label`), which change no reading."""
+    at most `limit`. Keys that only `now` has are left out: a schema grows by additions (a star's
+    `label`), which change no reading. Documents of two schemas are compared by what both say
+    alike (`_alike`)."""
+    if isinstance(then, dict) and isinstance(now, dict) and then.get("schema_version") != now.get("schema_version"):
+        then, now = _alike(then), _alike(now)
     found: list[dict[str, Any]] = []
     _diff(then, now, path, found, limit)
     return found
+
+
+def _alike(doc: dict[str, Any]) -> dict[str, Any]:
+    """What a document says in the same shape under schemas 1 and 2: all but its version, its
+    catalogue's, and the stars' entries, which schema 2 cut to what the chart decides; of those,
+    where each star falls and whether it acts, by id."""
+    same = {k: v for k, v in doc.items() if k not in ("schema_version", "catalogue_version", "stars")}
+    same["stars"] = {s["id"]: {"lines": s["lines"], "active": s["active"]} for s in doc.get("stars") or ()}
+    return same
 
 
 def _diff(a: Any, b: Any, path: str, found: list[dict[str, Any]], limit: int) -> None:

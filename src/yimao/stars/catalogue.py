@@ -230,6 +230,7 @@ class Catalogue(NamedTuple):
     by_id: dict[str, Star]
     topics: tuple[str, ...]
     names: tuple[FixedName, ...] = ()
+    version: str = ""  # of the shipped catalogue: the first 12 hex digits of the SHA-256 of stars.json
 
     @property
     def by_name(self) -> dict[str, tuple[Star, ...]]:
@@ -506,12 +507,15 @@ def _tuples(table: dict[str, Any]) -> Table:
 def catalogue() -> Catalogue:
     """The catalogue, from the compiled `stars.json` (a JSON parse is some thirty times faster
     than the TOML one, which matters for a command's cold start; orjson's is faster still)."""
+    import hashlib
+
     import orjson
 
     from yimao.data import read_bytes
     from yimao.texts import passage
 
-    shipped = orjson.loads(read_bytes("stars.json"))
+    data = read_bytes("stars.json")
+    shipped = orjson.loads(data)
     compiled = shipped["stars"]
 
     @cache  # stars share half their quotes: one value each
@@ -560,7 +564,7 @@ def catalogue() -> Catalogue:
         FixedName(d["name"], d["traditional"], tuple(d["aliases"]), d["group"], d["position"], d["rule"], quotes(d["quotes"]), tuple(d["notes"]))
         for d in shipped["names"]
     )
-    return Catalogue(tuple(stars), {s.id: s for s in stars}, topics, names)
+    return Catalogue(tuple(stars), {s.id: s for s in stars}, topics, names, hashlib.sha256(data).hexdigest()[:12])
 
 
 @cache
