@@ -385,7 +385,8 @@ def chart_to_dict(chart: Chart, *, findings: Iterable[Any] = (), stars: Any = No
     """The document of `yimao cast --json`: the chart with the rules' findings (`Finding`s), its
     stars (a `stars.place.ChartStars`) and its 用神."""
     cast, pillars, lines, features, school = chart
-    line_stars = {} if stars is None else star_ids_by_line(stars)
+    star_entries = [] if stars is None else stars_to_list(stars)
+    line_stars = _ids_by_line(star_entries)
     pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
     cast_part, changed_part = _CAST_PARTS[cast]
     hexagram = _HEXAGRAM[cast.hexagram].copy()
@@ -406,7 +407,7 @@ def chart_to_dict(chart: Chart, *, findings: Iterable[Any] = (), stars: Any = No
         use=use_to_dict(use),
         findings=[finding_to_dict(f) for f in findings],
         catalogue_version=_catalogue_version(),
-        stars=[] if stars is None else stars_to_list(stars),
+        stars=star_entries,
     )
 
 
@@ -650,11 +651,12 @@ def stars_to_list(stars: Any) -> list[dict[str, Any]]:
         active = fields["active"]
         for star in members:
             placed = _PLACED[star]
+            held = judged.get(star.index)
             entry = {
                 **placed.head,
                 **fields,
                 "text": placed.acting if active else placed.dormant,
-                "conditions": conditions_to_list(judged.get(star.index, ())),
+                "conditions": conditions_to_list(held) if held else [],
                 "variants": placed.variants,
             }
             entries.append((star.index, entry))
@@ -668,11 +670,15 @@ def _first(pair: tuple[int, Any]) -> int:
 
 def star_ids_by_line(stars: Any) -> dict[int, list[str]]:
     """Each line's stars (on its 本爻, 变爻 or 伏神), by id in the catalogue's order."""
-    per: dict[int, list[tuple[int, str]]] = {}
-    for where, _, members in stars.groups:
-        for pos in where.lines:
-            per.setdefault(pos, []).extend((s.index, s.star.id) for s in members)
-    return {pos: [sid for _, sid in sorted(got)] for pos, got in per.items()}
+    return _ids_by_line(stars_to_list(stars))
+
+
+def _ids_by_line(entries: list[dict[str, Any]]) -> dict[int, list[str]]:
+    per: dict[int, list[str]] = {}
+    for e in entries:  # in chart order already
+        for pos in e["lines"]:
+            per.setdefault(pos, []).append(e["id"])
+    return per
 
 
 def conditions_to_list(results: Any) -> list[dict[str, Any]]:
@@ -699,11 +705,14 @@ def _reading_fields(r: Any) -> dict[str, Any]:
     return {"reading": r.on, "relative": r.relative, "moving": r.moving, "topics": list(r.topics)}
 
 
+_HIT = _Memo(lambda h: {"position": h.position, "part": h.part, "moving": h.moving})  # by `place.Hit`: 6 lines × 3 parts × moving
+
+
 def _where_fields(where: Any, day_match: bool) -> dict[str, Any]:
     """Where stars fall on a chart (a `stars.place.StarHits`), as the fields of their entries."""
     return {
         "lines": list(where.lines),
-        "hits": [{"position": h.position, "part": h.part, "moving": h.moving} for h in where.hits],
+        "hits": [_HIT[h] for h in where.hits],
         "moving": where.moving,
         "active": where.moving or day_match,
         "day_match": day_match,
