@@ -348,6 +348,61 @@ def test_a_bad_import_adds_nothing(journal, yimao, tmp_path):
         assert listed(yimao, "--journal", other) == []
 
 
+def exported_from(yimao, tmp_path, name: str, *casts: tuple[str, ...]) -> list[dict]:
+    """The export lines of a journal `name` (beside the test's) holding `casts`, saved in order."""
+    other = str(tmp_path / f"{name}.sqlite3")
+    for args in casts:
+        ok(yimao("cast", *args, "--save", "--journal", other))
+    return [json.loads(line) for line in ok(yimao("journal", "export", "--journal", other)).splitlines()]
+
+
+def import_lines(yimao, tmp_path, lines: list, *args: str) -> tuple[int, bytes, bytes]:
+    """`journal import` of `lines` (objects, or bytes as they are) from a file."""
+    dump = tmp_path / "import.jsonl"
+    dump.write_bytes(b"".join(line if isinstance(line, bytes) else json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines))
+    return yimao("journal", "import", str(dump), *args)
+
+
+@pytest.mark.parametrize(
+    "number, kept",
+    [(2**63 - 1, False), (2**31, False), (2**31 - 1, True), (7, True), (1, False), (0, False), (-3, False), (-(2**63), False)],
+)
+def test_an_imported_case_keeps_its_number_only_when_the_journal_can_give_it(journal, yimao, tmp_path, number, kept):
+    """A number is kept when in 1..2**31-1 and above every number the journal has given; else the
+    case gets the next one. Whatever a line says, the journal goes on saving (2**63 - 1 once made
+    every later save fail: AUTOINCREMENT had no number left)."""
+    ok(yimao("cast", *PILLAR_CASES[0], "--save"))
+    line = exported_from(yimao, tmp_path, "other", PILLAR_CASES[1])[0]
+    line["journal"]["case"] = number
+    ok(import_lines(yimao, tmp_path, [line]))
+    assert [e["case"] for e in listed(yimao)] == [1, number if kept else 2]
+    ok(yimao("cast", *PILLAR_CASES[2], "--save"))
+    assert listed(yimao)[-1]["case"] == (number + 1 if kept else 3)
+
+
+def test_import_never_gives_a_deleted_cases_number(journal, yimao, tmp_path):
+    """docs/design.md §8: a number is never given again after a deletion, by a save or an import."""
+    for args in PILLAR_CASES:
+        ok(yimao("cast", *args, "--save"))  # 1-3
+    theirs = exported_from(yimao, tmp_path, "r2", PILLAR_CASES[1], PILLAR_CASES[2])  # their 1 and 2
+    ok(yimao("journal", "delete", "2", "--yes"))
+    ok(yimao("journal", "delete", "3", "--yes"))  # the highest given too
+    ok(import_lines(yimao, tmp_path, theirs))
+    assert [e["case"] for e in listed(yimao)] == [1, 4, 5]
+    code, _, err = yimao("journal", "show", "2")
+    assert code == 2 and "no case 2" in err.decode()
+    # into an empty journal, an export keeps its numbers, gaps and all; out of order, a number
+    # already passed is not kept
+    empty = str(tmp_path / "empty.sqlite3")
+    mine = [json.loads(line) for line in ok(yimao("journal", "export")).splitlines()]
+    ok(import_lines(yimao, tmp_path, mine, "--journal", empty))
+    assert [e["case"] for e in listed(yimao, "--journal", empty)] == [1, 4, 5]
+    shuffled = str(tmp_path / "shuffled.sqlite3")
+    ok(import_lines(yimao, tmp_path, [mine[2], mine[0], mine[1]], "--journal", shuffled))
+    got = [(e["case"], e["saved_at"]) for e in listed(yimao, "--journal", shuffled)]
+    assert got == [(5, mine[2]["journal"]["saved_at"]), (6, mine[0]["journal"]["saved_at"]), (7, mine[1]["journal"]["saved_at"])]
+
+
 def test_batch_reads_the_exported_lines(journal, yimao, tmp_path):
     for args in DATE_CASES + PILLAR_CASES:
         ok(yimao("cast", *args, "--save", "--question", "问"))

@@ -20,10 +20,15 @@ _COLUMNS = (
 )
 
 
+# The highest number an imported case keeps (2**31 - 1): far more cases than anyone keeps, and
+# far below SQLite's last row number, so that a number taken from a line never leaves the
+# journal without numbers to give (AUTOINCREMENT fails for ever once it has given 2**63 - 1).
+MAX_KEPT_NUMBER = 2**31 - 1
+
+
 def save(db: sqlite3.Connection, case: Case) -> int:
     """Store a case and give its number (the number it already has when the same case, by its
-    hash, is stored already). `case.id` is kept when free (an import into an empty journal keeps
-    the numbers)."""
+    hash, is stored already; `case.id` as `_kept_number` says)."""
     with writing(db):
         return _insert(db, case)[0]
 
@@ -33,11 +38,10 @@ def _insert(db: sqlite3.Connection, case: Case) -> tuple[int, bool]:
     row = db.execute("SELECT id FROM cases WHERE hash = ?", (case.hash,)).fetchone()
     if row is not None:
         return int(row[0]), False
-    keep = case.id is not None and db.execute("SELECT 1 FROM cases WHERE id = ?", (case.id,)).fetchone() is None
     cursor = db.execute(
         f"INSERT INTO cases ({_COLUMNS}) VALUES ({', '.join('?' * 15)})",
         (
-            case.id if keep else None,
+            _kept_number(db, case.id),
             case.hash,
             case.question,
             _json(case.inputs),
@@ -59,6 +63,19 @@ def _insert(db: sqlite3.Connection, case: Case) -> tuple[int, bool]:
     if case.outcome is not None:
         _set_outcome(db, number, case.outcome)
     return number, True
+
+
+def _kept_number(db: sqlite3.Connection, wanted: int | None) -> int | None:
+    """The number a case brings (from an export) when the journal can give it: in
+    1..MAX_KEPT_NUMBER and above every number the journal has given, so free and never a
+    deleted case's (an export imported into an empty journal keeps its numbers); else None,
+    for the next number."""
+    if wanted is None or not 1 <= wanted <= MAX_KEPT_NUMBER:
+        return None
+    given = db.execute(
+        "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'cases'), 0), coalesce((SELECT max(id) FROM cases), 0))"
+    ).fetchone()[0]
+    return wanted if wanted > given else None
 
 
 def _json(v: Any) -> str:
