@@ -246,6 +246,22 @@ def test_list_filters(journal, yimao):
     assert numbers("--search", "财") == [1] and numbers("--search", "痊愈") == [2] and numbers("--search", "%") == []
 
 
+def test_a_topic_is_kept_as_the_book_names_it(journal, yimao):
+    """官司 is read as 词讼 (the stars and rules read it so): kept so, and found by either word;
+    the request keeps the word as given. A case saved when the word itself was kept is found by it."""
+    ok(yimao("cast", *PILLAR_CASES[0], "--topic", "官司", "--save"))
+    ok(yimao("cast", *PILLAR_CASES[1], "--save"))  # 婚姻
+    assert [e["topic"] for e in listed(yimao)] == ["词讼", "婚姻"]
+    assert json.loads(ok(yimao("journal", "export")).splitlines()[0])["topic"] == "官司"
+    for word in ("官司", "词讼", "诉讼"):
+        assert [e["case"] for e in listed(yimao, "--topic", word)] == [1]
+    with sqlite3.connect(journal) as db:
+        db.execute("UPDATE cases SET topic = '官司' WHERE id = 1")
+    assert [e["case"] for e in listed(yimao, "--topic", "官司")] == [1]
+    code, out, err = yimao("journal", "list", "--topic", "赌博")
+    assert (code, out) == (2, b"") and "赌博" in err.decode()
+
+
 # --- stats --------------------------------------------------------------------------------------
 
 # 申日之离, 亥日之泰: 助鬼伤身 (the book's own examples, 是以前贤举申日之离，寅日之咸，亥日之泰者为法);

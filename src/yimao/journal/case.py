@@ -87,24 +87,46 @@ def new_case(req: CastRequest, result: CastResult, question: str | None, saved_a
     doc = document(result)
     inputs = dict(req._asdict())
     saved_at = saved_at or now_utc()
-    ctx = result.chart.pillars.context
-    changed = doc.get("changed_hexagram")
     return Case(
         id=None,
         hash=content_hash(inputs, question, saved_at),
         question=question,
         inputs=inputs,
+        **as_read(req, result, doc)._asdict(),
+        yimao_version=__version__,
+        schema_version=doc["schema_version"],
+        saved_at=saved_at,
+        document=zlib.compress(dumps(doc, compact=True), 9),
+    )
+
+
+class AsRead(NamedTuple):
+    """The fields of a case that its reading gives (`as_read`)."""
+
+    moment_utc: str | None
+    moment_local: str | None
+    conventions: dict[str, Any] | None
+    hexagram: str
+    changed: str | None
+    use_spec: str | None
+    topic: str | None
+
+
+def as_read(req: CastRequest, result: CastResult, doc: dict[str, Any]) -> AsRead:
+    """What a reading of `req` (`doc` its document) says of the case: the moment it resolved to,
+    the conventions, the hexagrams' names, the 用神 and the topic as the book names it (官司 is
+    kept as 词讼, as the stars and rules read it). `cast --save` and `journal import` both take
+    these from here, so that an imported case is stored as a saved one is."""
+    ctx = result.chart.pillars.context
+    changed = doc.get("changed_hexagram")
+    return AsRead(
         moment_utc=None if ctx is None else ctx.moment.astimezone(UTC).isoformat().replace("+00:00", "Z"),
         moment_local=None if ctx is None else ctx.moment.isoformat(),
         conventions=doc.get("conventions"),
         hexagram=doc["hexagram"]["name"],
         changed=changed["name"] if changed else None,
         use_spec=req.use,
-        topic=req.topic,
-        yimao_version=__version__,
-        schema_version=doc["schema_version"],
-        saved_at=saved_at,
-        document=zlib.compress(dumps(doc, compact=True), 9),
+        topic=result.stars.topic,
     )
 
 

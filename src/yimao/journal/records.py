@@ -101,7 +101,7 @@ def _set_outcome(db: sqlite3.Connection, number: int, o: Outcome) -> None:
 class Filter(NamedTuple):
     """What `journal list` keeps; None keeps all."""
 
-    topic: str | None = None
+    topics: tuple[str, ...] | None = None  # the book's topic, and the word as given (a case saved before topics were kept as the book's)
     hexagrams: tuple[str, ...] | None = None  # full names: a case whose 本卦 or 之卦 is one of them
     pair: tuple[str, str] | None = None  # (本卦, 之卦) full names, for a NAME of the form 离之乾
     since: str | None = None  # YYYY-MM-DD, inclusive, on the cast's local date (else the day it was saved)
@@ -122,9 +122,9 @@ def cases(db: sqlite3.Connection | None, f: Filter | None = None) -> Iterator[Ca
 def _where(f: Filter) -> tuple[str, list[Any]]:
     terms: list[str] = []
     args: list[Any] = []
-    if f.topic is not None:
-        terms.append("topic = ?")
-        args.append(f.topic)
+    if f.topics is not None:
+        terms.append(f"topic IN ({', '.join('?' * len(f.topics))})")
+        args += f.topics
     if f.hexagrams is not None:
         marks = ", ".join("?" * len(f.hexagrams))
         terms.append(f"(hexagram IN ({marks}) OR changed IN ({marks}))")
@@ -269,10 +269,12 @@ def import_cases(db: sqlite3.Connection, incoming: Iterable[Case]) -> Imported:
 def make_filter(
     topic: str | None = None, hex: str | None = None, since: str | None = None, until: str | None = None, search: str | None = None
 ) -> Filter:
-    """A `Filter` from the options of `journal list`: `hex` a hexagram (either side of a case) or
-    a pair 离之乾; dates YYYY-MM-DD."""
+    """A `Filter` from the options of `journal list`: `topic` a topic or a word read as one (官司
+    as 词讼); `hex` a hexagram (either side of a case) or a pair 离之乾; dates YYYY-MM-DD."""
     from yimao.hexagram import Cast, Hexagram
+    from yimao.pipeline import book_topic
 
+    topics = None if topic is None else tuple(dict.fromkeys((book_topic(topic), topic)))
     hexagrams = pair = None
     if hex is not None:
         c = Cast.parse(hex)
@@ -280,7 +282,7 @@ def make_filter(
             pair = (c.hexagram.name, c.changed.name)
         else:
             hexagrams = (Hexagram.parse(hex).name,)
-    return Filter(topic, hexagrams, pair, parse_day(since, "--since"), parse_day(until, "--until"), search)
+    return Filter(topics, hexagrams, pair, parse_day(since, "--since"), parse_day(until, "--until"), search)
 
 
 def parse_day(text: str | None, option: str) -> str | None:
