@@ -3,6 +3,8 @@ import, delete, and the files that cannot be used. Every journal is a temporary 
 
 from __future__ import annotations
 
+import base64
+import functools
 import json
 import os
 import sqlite3
@@ -11,6 +13,8 @@ import sys
 import zlib
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from yimao.journal.case import JOURNAL_KEYS
 from yimao.launch import run as launch_run
@@ -417,6 +421,382 @@ def test_import_never_gives_a_deleted_cases_number(journal, yimao, tmp_path):
     ok(import_lines(yimao, tmp_path, [mine[2], mine[0], mine[1]], "--journal", shuffled))
     got = [(e["case"], e["saved_at"]) for e in listed(yimao, "--journal", shuffled)]
     assert got == [(5, mine[2]["journal"]["saved_at"]), (6, mine[0]["journal"]["saved_at"]), (7, mine[1]["journal"]["saved_at"])]
+
+
+# --- what an import refuses ---------------------------------------------------------------------
+
+
+@functools.cache
+def base_lines() -> tuple[str, str]:
+    """Two export lines, as JSON text: a case cast for a date in a named zone, with a note and an
+    outcome, and one cast from pillars."""
+    from yimao.journal.case import Note, Outcome, export_line, new_case
+    from yimao.pipeline import CastRequest, read
+
+    dated = CastRequest("101101", moving="2,5", date="2026-12-02T10:00", tz="America/New_York", topic="求财", use="财")
+    given = CastRequest("困之兑", month="8", day="庚申", use="财", topic="婚姻")
+    first = new_case(dated, read(dated), "问财", "2026-12-02T15:01:00.000001Z")._replace(
+        id=5, notes=(Note("财在五爻", "2026-12-04T08:00:00.000001Z"),), outcome=Outcome("部分", "迟", "2027-03-01", "2027-03-02T00:00:00Z")
+    )
+    second = new_case(given, read(given), None, "2026-12-05T01:00:00Z")._replace(id=6)
+    return tuple(json.dumps(export_line(c), ensure_ascii=False) for c in (first, second))  # type: ignore[return-value]
+
+
+def rehashed(line: dict) -> dict:
+    """`line` with its hash made its content's again, when it can be: so that what a test changed
+    is refused for itself, not for a hash that no longer matches."""
+    from yimao.errors import YimaoError
+    from yimao.journal.case import content_hash
+    from yimao.pipeline import CastRequest
+
+    j = line.get("journal")
+    try:
+        inputs = dict(CastRequest.from_mapping(line)._asdict())
+        j["hash"] = content_hash(inputs, j.get("question"), j.get("saved_at"))
+    except (YimaoError, TypeError, AttributeError):
+        pass
+    return line
+
+
+def put(line: dict, path: str, value) -> dict:
+    """`line` with the value at `path` (keys and indices, dotted: journal.notes.0.text) replaced,
+    or deleted for DELETE."""
+    *parents, last = [int(k) if k.isdigit() else k for k in path.split(".")]
+    here = line
+    for k in parents:
+        here = here[k]
+    if value is DELETE:
+        del here[last]
+    else:
+        here[last] = value
+    return line
+
+
+DELETE = object()
+
+
+def stored(doc_or_bytes) -> str:
+    """A `journal.document`: base64 of zlib of a document (or of bytes as they are)."""
+    data = doc_or_bytes if isinstance(doc_or_bytes, bytes) else json.dumps(doc_or_bytes, ensure_ascii=False).encode()
+    return base64.b64encode(zlib.compress(data)).decode()
+
+
+def the_document(line: dict) -> dict:
+    return json.loads(zlib.decompress(base64.b64decode(line["journal"]["document"])))
+
+
+def nested(depth: int):
+    v: list = []
+    for _ in range(depth):
+        v = [v]
+    return v
+
+
+def doc_with(path: str, value):
+    """A change to the stored document: the line's document with `path` set to `value`."""
+    return lambda line: stored(put(the_document(line), path, value))
+
+
+# (which line, path, value or a function of the line giving it, what the message says)
+REFUSED = [
+    (0, "hex", "不是卦", "unknown hexagram"),
+    (0, "topic", "赌博", "赌博"),
+    (0, "use", "老板", "老板"),
+    (0, "day_start", 7, "day start"),
+    (0, "moving", [9], "moving"),
+    (0, "date", "garbage", "garbage"),
+    (0, "date", "2026-12-03T10:00", "the moment the request's date names"),
+    (0, "tz", "Asia/Tokyo", "the moment the request's date names"),
+    (0, "tz", DELETE, "timezone_source must be 'system'"),
+    (0, "month", "卯", "either"),
+    (0, "journal.hash", None, "journal.hash"),
+    (0, "journal.hash", "0" * 64, "journal.hash"),
+    (0, "journal.saved_at", "garbage", "journal.saved_at"),
+    (0, "journal.saved_at", "2026-12-02T10:00:00", "journal.saved_at"),  # no zone
+    (0, "journal.saved_at", "20261202T100000Z", "journal.saved_at"),  # not the date first
+    (0, "journal.saved_at", 20261202, "journal.saved_at"),
+    (0, "journal.moment", None, "journal.moment"),
+    (0, "journal.moment", "2026-12-02T15:00:00Z", "journal.moment"),
+    (0, "journal.moment.utc", "garbage", "journal.moment"),
+    (0, "journal.moment.utc", "2026-12-02T16:00:00Z", "journal.moment"),
+    (0, "journal.moment.local", "2026-12-02T11:00:00-04:00", "journal.moment"),
+    (0, "journal.moment.local", "0001-01-01T00:00:00+05:00", "journal.moment"),
+    (0, "journal.conventions", [1, 2], "journal.conventions"),
+    (0, "journal.conventions", None, "journal.conventions"),
+    (0, "journal.conventions.timezone", 8, "journal.conventions"),
+    (0, "journal.conventions.timezone_source", "mars", "journal.conventions"),
+    (0, "journal.conventions.timezone_source", "offset", "timezone_source must be '--tz'"),
+    (0, "journal.conventions.day_start", 0, "journal.conventions.day_start"),
+    (0, "journal.conventions.extra", {"a": 1}, "journal.conventions.extra"),
+    (0, "journal.schema_version", 1e300, "1e+300"),
+    (0, "journal.schema_version", 2, "journal.schema_version"),
+    (0, "journal.schema_version", True, "journal.schema_version"),
+    (0, "journal.schema_version", "1", "journal.schema_version"),
+    (0, "journal.format", 2, "journal.format"),
+    (0, "journal.format", DELETE, "journal lacks format"),
+    (0, "journal.case", "3", "journal.case"),
+    (0, "journal.case", 1.0, "journal.case"),
+    (0, "journal.case", True, "journal.case"),
+    (0, "journal.case", 1e300, "journal.case"),
+    (0, "journal.question", 5, "journal.question"),
+    (0, "journal.yimao_version", None, "journal.yimao_version"),
+    (0, "journal.yimao_version", "x" * 65, "journal.yimao_version"),
+    (0, "journal.notes", None, "journal.notes"),
+    (0, "journal.notes.0", "财在五爻", "journal.notes[0]"),
+    (0, "journal.notes.0.text", " ", "journal.notes[0]"),
+    (0, "journal.notes.0.written_at", "soon", "journal.notes[0].written_at"),
+    (0, "journal.outcome", ["应"], "journal.outcome"),
+    (0, "journal.outcome.verdict", "好", "unknown verdict"),
+    (0, "journal.outcome.date", "2027-02-30", "journal.outcome.date"),
+    (0, "journal.outcome.date", "20270301", "journal.outcome.date"),
+    (0, "journal.outcome.note", ["迟"], "journal.outcome.note"),
+    (0, "journal.outcome.recorded_at", None, "journal.outcome.recorded_at"),
+    (0, "journal.document", 5, "journal.document"),
+    (0, "journal.document", "!!not base64!!", "journal.document"),
+    (0, "journal.document", base64.b64encode(b"not zlib").decode(), "not zlib"),
+    (0, "journal.document", stored(b"{not json"), "not JSON"),
+    (0, "journal.document", stored([1, 2]), "an array, not an object"),
+    (0, "journal.document", doc_with("schema_version", 2), "schema_version"),
+    (0, "journal.document", doc_with("findings", None), "findings"),
+    (0, "journal.document", doc_with("findings.0.holds", "yes"), "findings[0].holds"),
+    (0, "journal.document", doc_with("findings.0.rule", None), "findings[0].rule"),
+    (0, "journal.document", doc_with("stars.0.id", 5), "stars[0].id"),
+    (0, "journal.document", doc_with("stars.0.active", 1), "stars[0].active"),
+    (0, "journal.document", doc_with("stars.1", "紫微"), "stars[1]"),
+    (0, "journal.document", doc_with("deep", nested(300)), "nests too deeply"),
+    (
+        1,
+        "journal",
+        lambda line: {**line["journal"], **{k: json.loads(base_lines()[0])["journal"][k] for k in ("moment", "conventions")}},
+        "cast from pillars",
+    ),
+    (1, "journal.conventions", {"timezone": "UTC", "timezone_source": "offset"}, "journal.conventions must be null"),
+    (1, "journal", [], "no `journal` object"),
+]
+
+
+@pytest.mark.parametrize("which, path, value, says", REFUSED, ids=[f"{p}={v!r:.20}" for _, p, v, _ in REFUSED])
+def test_an_import_refuses_a_case_cast_would_not_store(journal, yimao, tmp_path, which, path, value, says):
+    """Each field of a line is checked as `cast --save` would have made it; a bad line refuses the
+    whole import (the good line before it is not kept), naming the line and what is wrong."""
+    ok(yimao("cast", *PILLAR_CASES[0], "--save"))
+    before = listed(yimao)
+    good = json.loads(base_lines()[1 - which])
+    bad = json.loads(base_lines()[which])
+    bad = put(bad, path, value(bad) if callable(value) else value)
+    if path != "journal.hash":
+        bad = rehashed(bad)
+    code, out, err = import_lines(yimao, tmp_path, [good, bad])
+    assert (code, out) == (2, b"")
+    message = err.decode()
+    assert "import.jsonl, line 2: " in message and says in message, message
+    assert listed(yimao) == before
+    with sqlite3.connect(journal) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_the_lines_refused_above_are_good_before_they_are_changed(journal, yimao, tmp_path):
+    ok(import_lines(yimao, tmp_path, [json.loads(line) for line in base_lines()]))
+    assert [(e["case"], e["topic"], e["notes"], e["outcome"]) for e in listed(yimao)] == [(5, "求财", 1, "部分"), (6, "婚姻", 0, None)]
+
+
+def test_an_imported_case_takes_its_names_from_its_reading(journal, yimao, tmp_path):
+    """The names listed, the 用神 and the topic are the reading's, never the stored document's
+    (a document whose hexagram is no hexagram once made `journal list` fail for the whole
+    journal); the document is kept as it was, and `show` says where it differs."""
+    line = json.loads(base_lines()[1])
+    line["journal"]["document"] = doc_with("hexagram.name", "不是卦")(line)
+    line["topic"] = "官司"
+    ok(import_lines(yimao, tmp_path, [rehashed(line)]))
+    [entry] = listed(yimao)
+    assert (entry["hexagram"], entry["changed_hexagram"], entry["spec"], entry["use"], entry["topic"]) == ("泽水困", "兑为泽", "困之兑", "财", "词讼")
+    code, out, err = yimao("journal", "show", "6", "--json")
+    assert code == 0 and "hexagram.name" in err.decode()
+    assert json.loads(ok(yimao("journal", "show", "6", "--json", "--as-saved")))["hexagram"]["name"] == "不是卦"
+
+
+# Hostile lines: the line of a good case with one field given a value `cast --save` would never
+# have stored — another JSON type, a number too big, negative, fractional or boolean, a name that
+# is no hexagram, topic or 用神, a malformed moment or conventions, null, nested junk — its hash
+# made its content's again, so that the field itself is what is refused.
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([2**63, 2**63 - 1, -(2**63) - 1, 2**64, 10**30, 1e300, -1e300, 0.5, -0.0, 1.0])
+    | st.text(max_size=20)
+)
+JUNK = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=12)
+BAD_TIMES = st.sampled_from(
+    [
+        "garbage",
+        "",
+        "2026-13-01T00:00:00Z",
+        "2026-12-02",
+        "2026-12-02T10:00:00",
+        "20261202T100000Z",
+        "0001-01-01T00:00:00+05:00",
+        "2026-12-02T10:00:00+25:00",
+    ]
+)
+
+
+def unlike(*types: type):
+    """Junk of a JSON type other than `types` (bool is not int here, as JSON has it)."""
+    return JUNK.filter(lambda v: type(v) not in types)
+
+
+def failing(check):
+    """Texts that `check` refuses (raises a YimaoError or ValueError for)."""
+    from yimao.errors import YimaoError
+
+    def refused(text: str) -> bool:
+        try:
+            check(text)
+        except (YimaoError, ValueError):
+            return True
+        return False
+
+    return st.text(max_size=16).filter(refused)
+
+
+def _hexagram(text: str) -> None:
+    from yimao.hexagram import Cast
+
+    Cast.parse(text, "2,5")
+
+
+def _topic(text: str) -> None:
+    from yimao.pipeline import book_topic
+
+    book_topic(text)
+
+
+def _date(text: str) -> None:
+    from yimao.pillars import parse_moment
+
+    parse_moment(text, "America/New_York")
+
+
+def _time(text: str) -> None:
+    from datetime import datetime
+
+    datetime.fromisoformat(text)
+
+
+def _differs(path: str):
+    """Junk unlike the good line's value at `path`."""
+    good = json.loads(base_lines()[0])
+    for k in path.split("."):
+        good = good[int(k) if k.isdigit() else k]
+    return JUNK.filter(lambda v: v != good)
+
+
+NOT_ONE = (JUNK | st.integers()).filter(lambda v: not (type(v) is int and v == 1))
+HOSTILE = {
+    "hex": unlike(str) | failing(_hexagram) | st.sampled_from(["乾乾", "", "kw65", "7988", "离之", "x" * 100]),
+    "moving": unlike(str, list, type(None)) | st.sampled_from(["7", "0", "x", [0], [7], [1.5], [True], [1, 2, 3, 4, 5, 6, 7]]),
+    "date": unlike(str, type(None)) | failing(_date) | st.sampled_from(["2026-12-03T10:00", "2026-12-02T10:00+08:00", "yesterday"]),
+    "tz": unlike(str) | st.sampled_from(["Mars/Base", "+25:00", "", "UTC+", "Asia/Tokyo", "../../etc/passwd", "America/New_York\x00"]),
+    "day_start": unlike(int, type(None)) | st.integers().filter(lambda n: n not in (0, 23)),
+    "month": JUNK.filter(lambda v: v is not None),  # pillars with a date: either, not both
+    "use": unlike(str, type(None)) | st.sampled_from(["老板", "官官", "7", "0", "世应", ""]),
+    "topic": unlike(str, type(None)) | failing(_topic),
+    "earth": unlike(str, type(None)) | st.sampled_from(["mars", "木", "", "shui shui"]),
+    "journal": unlike(dict),
+    "journal.format": NOT_ONE,
+    "journal.schema_version": NOT_ONE,
+    "journal.hash": JUNK,
+    "journal.case": unlike(int, type(None)),
+    "journal.question": unlike(str, type(None)),
+    "journal.saved_at": unlike(str) | BAD_TIMES | failing(_time),
+    "journal.yimao_version": unlike(str) | st.just("") | st.text(min_size=65, max_size=80),
+    "journal.moment": JUNK,
+    "journal.moment.utc": _differs("journal.moment.utc") | BAD_TIMES | st.just("2026-12-02T16:00:00Z"),
+    "journal.moment.local": _differs("journal.moment.local") | BAD_TIMES | st.just("2026-12-02T11:00:00-04:00"),
+    "journal.conventions": JUNK,
+    **{
+        f"journal.conventions.{k}": _differs(f"journal.conventions.{k}")
+        for k in ("moment", "utc", "timezone", "timezone_source", "day_start", "months")
+    },
+    "journal.notes": unlike(list),
+    "journal.notes.0": unlike(dict) | st.fixed_dictionaries({"text": JUNK, "written_at": JUNK}).filter(lambda n: not isinstance(n["text"], str)),
+    "journal.notes.0.text": unlike(str) | st.sampled_from(["", " ", "\n"]),
+    "journal.notes.0.written_at": unlike(str) | BAD_TIMES | failing(_time),
+    "journal.outcome": unlike(dict, type(None)),
+    "journal.outcome.verdict": JUNK.filter(lambda v: v not in ("应", "不应", "部分")),
+    "journal.outcome.note": unlike(str, type(None)),
+    "journal.outcome.date": unlike(str, type(None)) | BAD_TIMES | st.sampled_from(["2027-02-30", "20270301", "2027-3-1"]),
+    "journal.outcome.recorded_at": unlike(str) | BAD_TIMES,
+    "journal.document": unlike(str) | st.text(max_size=40),
+}
+# In the stored document: the fields yimao reads back, given another type.
+HOSTILE_DOCUMENT = {
+    "schema_version": NOT_ONE,
+    "findings": unlike(list),
+    "stars": unlike(list),
+    "findings.0": unlike(dict),
+    "stars.0": unlike(dict),
+    "findings.0.rule": unlike(str),
+    "findings.0.kind": unlike(str, type(None)),
+    "findings.0.holds": unlike(bool),
+    "stars.0.id": unlike(str),
+    "stars.0.name": unlike(str),
+    "stars.0.label": unlike(str, type(None)),
+    "stars.0.active": unlike(bool),
+    "deep": st.integers(min_value=255, max_value=1100).map(nested),
+}
+
+
+@st.composite
+def hostile_lines(draw) -> tuple[str, bytes]:
+    """(what was changed, the line)."""
+    line = json.loads(base_lines()[0])
+    kind = draw(st.sampled_from(["field", "document", "extra key"]))
+    if kind == "field":
+        path = draw(st.sampled_from(sorted(HOSTILE)))
+        put(line, path, draw(HOSTILE[path]))
+    elif kind == "document":
+        path = draw(st.sampled_from(sorted(HOSTILE_DOCUMENT)))
+        line["journal"]["document"] = doc_with(path, draw(HOSTILE_DOCUMENT[path]))(line)
+    else:
+        path = draw(st.text(min_size=1, max_size=8).filter(lambda k: k not in line))
+        line[path] = draw(JUNK)
+    if path != "journal.hash":
+        rehashed(line)
+    return f"{kind} {path}", json.dumps(line).encode() + b"\n"  # (ASCII: junk text may hold lone surrogates)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(hostile=hostile_lines())
+def test_a_hostile_import_line_is_refused_and_the_journal_goes_on(journal, yimao, tmp_path, hostile):
+    """Whatever a line holds: exit 2 naming its line, nothing on stdout, no traceback (the `yimao`
+    fixture checks), nothing imported; and the journal still saves, lists and shows, whole."""
+    what, bad = hostile
+    before = listed(yimao)
+    code, out, err = import_lines(yimao, tmp_path, [base_lines()[1].encode() + b"\n", bad])
+    assert (code, out) == (2, b""), (what, err.decode())
+    assert "import.jsonl, line 2: " in err.decode(), (what, err.decode())
+    assert listed(yimao) == before
+    ok(yimao("cast", *PILLAR_CASES[0], "--save"))
+    number = str(listed(yimao)[-1]["case"])
+    ok(yimao("journal", "show", number, "--json"))
+    with sqlite3.connect(journal) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(number=st.integers(min_value=-(2**63), max_value=2**64 - 1) | st.sampled_from([2**63 - 1, 2**31 - 1, 2**31, 0, -1]))
+def test_whatever_number_a_line_gives_the_journal_goes_on_saving(journal, yimao, tmp_path, number):
+    """Any whole number in `journal.case` imports (kept only in 1..2**31-1 above the journal's
+    numbers), and a save after it gets a number."""
+    line = json.loads(base_lines()[1])
+    line["journal"]["case"] = number
+    line["journal"]["question"] = f"第{number}问"  # a new case each time
+    ok(import_lines(yimao, tmp_path, [rehashed(line)]))
+    ok(yimao("cast", *PILLAR_CASES[0], "--save"))
+    assert all(1 <= e["case"] < 2**32 for e in listed(yimao))  # nowhere near the last number SQLite can give
 
 
 def test_batch_reads_the_exported_lines(journal, yimao, tmp_path):

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from yimao.errors import NotationError, shown
+from yimao.errors import NotationError, YimaoError, shown
 from yimao.journal.case import VERDICTS, Case, Note, Outcome, now_utc
 from yimao.journal.store import JournalError, writing
 
@@ -321,6 +321,6 @@ def read_export(file: str) -> list[Case]:
             found.append(from_export(orjson.loads(line)))
         except orjson.JSONDecodeError as e:
             raise NotationError(f"{file}, line {n}: not JSON ({e})", n) from None
-        except NotationError as e:
+        except YimaoError as e:
             raise NotationError(f"{file}, line {n}: {e}", n) from None
     return found
