@@ -799,6 +799,83 @@ def test_whatever_number_a_line_gives_the_journal_goes_on_saving(journal, yimao,
     assert all(1 <= e["case"] < 2**32 for e in listed(yimao))  # nowhere near the last number SQLite can give
 
 
+# --- what an import costs ------------------------------------------------------------------------
+
+PEAK = """
+import json, resource, subprocess, sys
+with open(sys.argv[1], "rb") as f:
+    done = subprocess.run([sys.executable, "-m", "yimao", *sys.argv[2:]], stdin=f, capture_output=True)
+print(json.dumps({"code": done.returncode, "err": done.stderr.decode(), "peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+"""
+
+
+def import_measured(dump, journal) -> dict:
+    """`journal import - < dump` in a process of its own: its exit code, stderr, peak memory (MB)
+    and seconds."""
+    import time
+
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK, str(dump), "journal", "import", "-", "--journal", str(journal)], capture_output=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return {**json.loads(done.stdout), "seconds": time.perf_counter() - start}
+
+
+def test_the_longest_import_line_is_batchs():
+    from yimao import batch
+    from yimao.journal import records
+
+    assert records.MAX_LINE_BYTES == batch.MAX_LINE_BYTES == 1 << 20
+
+
+def test_a_line_too_long_is_refused_unread(journal, yimao, tmp_path):
+    good = base_lines()[1].encode()
+    padded = good + b" " * (2**20 - len(good))  # the longest line that is read
+    ok(import_lines(yimao, tmp_path, [padded + b"\r\n"]))
+    code, out, err = import_lines(yimao, tmp_path, [base_lines()[0].encode() + b"\n", padded + b" \n"])
+    assert (code, out) == (2, b"") and "line 2: longer than 1,048,576 bytes" in err.decode()
+    assert len(listed(yimao)) == 1
+
+
+def bomb(line: dict, inflated: int) -> dict:
+    """`line` with its document padded by whitespace to `inflated` bytes once decompressed: a
+    valid document, a few hundred KB of zlib."""
+    z = zlib.compressobj(9)
+    parts = [z.compress(json.dumps(the_document(line), ensure_ascii=False).encode())]
+    chunk = b" " * 2**20
+    parts += [z.compress(chunk) for _ in range(inflated // len(chunk))]
+    line["journal"]["document"] = base64.b64encode(b"".join(parts) + z.flush()).decode()
+    return line
+
+
+def test_a_compression_bomb_is_refused_quickly_in_little_memory(tmp_path):
+    """A line of some 700 KB whose document inflates to 600 MB: refused at 4 MiB decompressed,
+    in a fraction of a second (it once took 11.5 s and 2.1 GB for 1.4 MB)."""
+    line = bomb(json.loads(base_lines()[1]), 600 * 2**20)
+    dump = tmp_path / "bomb.jsonl"
+    dump.write_bytes(json.dumps(line).encode() + b"\n")
+    assert dump.stat().st_size < 2**20
+    got = import_measured(dump, tmp_path / "j.sqlite3")
+    assert got["code"] == 2 and "line 1: journal.document" in got["err"] and "larger than 4,194,304 bytes once decompressed" in got["err"]
+    assert got["peak_mb"] < 200 and got["seconds"] < 10, got
+
+
+def test_a_hundred_megabytes_are_imported_line_by_line(tmp_path):
+    """100 lines of 1 MB each (a case, padded with whitespace; the first is new, the others the
+    same case again) are read one at a time: memory stays far below the file's size (it once
+    took 304 MB)."""
+    good = base_lines()[1].encode()
+    line = good + b" " * (1_000_000 - len(good)) + b"\n"
+    dump = tmp_path / "big.jsonl"
+    with dump.open("wb") as f:
+        for _ in range(100):
+            f.write(line)
+    got = import_measured(dump, tmp_path / "j.sqlite3")
+    assert got["code"] == 0 and "imported 1 new case, 99 already present" in got["err"], got
+    assert got["peak_mb"] < 200, got
+
+
 def test_batch_reads_the_exported_lines(journal, yimao, tmp_path):
     for args in DATE_CASES + PILLAR_CASES:
         ok(yimao("cast", *args, "--save", "--question", "问"))

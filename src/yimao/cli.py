@@ -1039,14 +1039,18 @@ def journal_import(
       yimao journal import cases.jsonl
     """
     with _guard():
-        from yimao.journal.records import import_cases, read_export
+        from itertools import chain
+
+        from yimao.journal.records import export_input, import_cases, read_export
         from yimao.journal.store import opened
         from yimao.output import err
 
-        incoming = read_export(file)
-        with opened(journal, create=True) as db:
-            assert db is not None
-            done = import_cases(db, incoming)
+        with export_input(file) as stream:
+            incoming = read_export(stream, file)  # read line by line, inside the import's one transaction
+            first = next(incoming, None)  # (a file whose first line is bad creates no journal)
+            with opened(journal, create=True) as db:
+                assert db is not None
+                done = import_cases(db, chain([] if first is None else [first], incoming))
         err(
             f"imported {_count(done.added, 'new case')}, {done.present} already present "
             f"({_count(done.notes, 'note')} and {_count(done.outcomes, 'outcome')} added to them)"

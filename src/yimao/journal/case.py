@@ -502,6 +502,11 @@ def _check_moment(req: CastRequest, case: Case) -> None:
 # --- stored documents ---------------------------------------------------------------------------
 
 
+# The most a stored document may inflate to: a document is some 60 KB, and a few bytes of zlib
+# can stand for gigabytes (1.4 MB of compressed whitespace took 11.5 s and 2.1 GB to read).
+MAX_DOCUMENT_BYTES = 4 << 20
+
+
 class BadDocument(Exception):
     """Bytes that are no document yimao stored: what is wrong with them."""
 
@@ -510,15 +515,27 @@ def open_document(data: bytes, schema_version: int) -> dict[str, Any]:
     """The document stored as `data` (zlib of JSON) for a case of `schema_version`; a
     `BadDocument` when it cannot be read back (`document_problem`)."""
     try:
-        doc = orjson.loads(zlib.decompress(data))
-    except zlib.error as e:
-        raise BadDocument(f"not zlib ({e})") from None
+        doc = orjson.loads(_inflate(data))
     except orjson.JSONDecodeError as e:
         raise BadDocument(f"not JSON ({e})") from None
     problem = document_problem(doc, schema_version)
     if problem is not None:
         raise BadDocument(problem)
     return doc  # type: ignore[no-any-return]
+
+
+def _inflate(data: bytes) -> bytes:
+    """`data` decompressed, never past MAX_DOCUMENT_BYTES (zlib stops there)."""
+    z = zlib.decompressobj()
+    try:
+        out = z.decompress(data, MAX_DOCUMENT_BYTES + 1)
+    except zlib.error as e:
+        raise BadDocument(f"not zlib ({e})") from None
+    if len(out) > MAX_DOCUMENT_BYTES:
+        raise BadDocument(f"larger than {MAX_DOCUMENT_BYTES:,} bytes once decompressed (a document is some 60 KB)")
+    if not z.eof or z.unused_data:
+        raise BadDocument("not one whole zlib stream")
+    return out
 
 
 # The fields of a stored document that yimao reads back (`stats` counts what held and what was

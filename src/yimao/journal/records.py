@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from contextlib import contextmanager
+from typing import Any, BinaryIO, NamedTuple
 
 import orjson
 
@@ -296,31 +297,57 @@ def parse_day(text: str | None, option: str) -> str | None:
         raise NotationError(f"{option} must be a date YYYY-MM-DD, got {shown(text)}", text, ("2026-12-02",)) from None
 
 
-def read_export(file: str) -> list[Case]:
-    """The cases of `journal export` lines in FILE (- for standard input), every line read before
-    any is stored; a bad line is bad input naming its number."""
+# The longest line `journal import` reads, as `yimao batch` (batch.MAX_LINE_BYTES; a test checks
+# they agree): a case's line is some 10 KB, its document compressed.
+MAX_LINE_BYTES = 1 << 20
+
+
+@contextmanager
+def export_input(file: str) -> Iterator[BinaryIO]:
+    """The lines of `journal export` to read: FILE, or standard input for -; a `NotationError`
+    when it cannot be opened (before any journal is)."""
     import sys
 
-    from yimao.journal.case import from_export
-
+    if file == "-":
+        if sys.stdin is None:
+            raise NotationError("standard input is closed: give the lines on it, or name a FILE", "-")
+        yield sys.stdin.buffer
+        return
     try:
-        if file == "-":
-            if sys.stdin is None:
-                raise NotationError("standard input is closed: give the lines on it, or name a FILE", "-")
-            data = sys.stdin.buffer.read()
-        else:
-            with open(file, "rb") as f:
-                data = f.read()
+        f = open(file, "rb")  # (closed below, once its lines are read)
     except OSError as e:
         raise NotationError(f"cannot read {file!r}: {e.strerror}", file) from None
-    found = []
-    for n, line in enumerate(data.splitlines(), 1):
-        if not line.strip():
-            continue
+    with f:
+        yield f
+
+
+def read_export(stream: BinaryIO, file: str) -> Iterator[Case]:
+    """The cases of the `journal export` lines of `stream`, read one line at a time (memory stays
+    flat, whatever the size of the file); a bad line is bad input naming `file` and its number."""
+    from yimao.journal.case import from_export
+
+    for n, line in _lines(stream, file):
         try:
-            found.append(from_export(orjson.loads(line)))
+            yield from_export(orjson.loads(line))
         except orjson.JSONDecodeError as e:
             raise NotationError(f"{file}, line {n}: not JSON ({e})", n) from None
         except YimaoError as e:
             raise NotationError(f"{file}, line {n}: {e}", n) from None
-    return found
+
+
+def _lines(stream: BinaryIO, file: str) -> Iterator[tuple[int, bytes]]:
+    """The non-blank lines of `stream`, numbered; a line longer than MAX_LINE_BYTES is refused
+    without being read whole."""
+    n = 0
+    while True:
+        try:
+            line = stream.readline(MAX_LINE_BYTES + 2)  # room for the longest line and its "\r\n"
+        except OSError as e:
+            raise NotationError(f"cannot read {file!r}: {e.strerror}", file) from None
+        if not line:
+            return
+        n += 1
+        if len(line.rstrip(b"\r\n")) > MAX_LINE_BYTES:
+            raise NotationError(f"{file}, line {n}: longer than {MAX_LINE_BYTES:,} bytes (a case's line is some 10 KB)", n)
+        if line.strip():
+            yield n, line
