@@ -989,6 +989,44 @@ def test_a_damaged_page_is_said_as_corrupt(journal, yimao):
     assert (code, out) == (2, b"") and str(journal) in err.decode() and "journal export" in err.decode()
 
 
+def _zlib_of(doc) -> bytes:
+    return zlib.compress(json.dumps(doc, ensure_ascii=False).encode())
+
+
+def _with_holds(doc: dict, value) -> dict:
+    doc["findings"][0]["holds"] = value
+    return doc
+
+
+DAMAGED = {
+    "not zlib": lambda doc: b"\x78\x9cnot zlib at all",
+    "truncated": lambda doc: _zlib_of(doc)[:-10],
+    "not JSON": lambda doc: zlib.compress(b"{not json"),
+    "not an object": lambda doc: _zlib_of([doc]),
+    "a finding of another type": lambda doc: _zlib_of(_with_holds(doc, "yes")),
+    "a finding whose words mislead": lambda doc: _zlib_of(_with_holds(doc, "database is locked, readonly")),
+    "a compression bomb": lambda doc: base64.b64decode(bomb({"journal": {"document": stored(doc)}}, 300 * 2**20)["journal"]["document"]),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGED))
+def test_a_damaged_stored_document_is_said_as_a_corrupt_journal(journal, yimao, damage):
+    """A stored document that no longer reads back (a damaged blob, or one an earlier import let
+    in) is the corrupt journal's message naming the case, exit 2, wherever it is read — never an
+    internal error; the commands that do not read it work as before."""
+    ok(yimao("cast", *STATS_CASES[0][0], "--save"))
+    ok(yimao("journal", "outcome", "1", "--verdict", "应"))
+    with sqlite3.connect(journal) as db:
+        doc = json.loads(zlib.decompress(db.execute("SELECT document FROM cases").fetchone()[0]))
+        db.execute("UPDATE cases SET document = ?", (DAMAGED[damage](doc),))
+    for args in (("journal", "show", "1"), ("journal", "show", "1", "--json", "--as-saved"), ("journal", "stats"), ("journal", "stats", "--json")):
+        code, out, err = yimao(*args)
+        message = err.decode()
+        assert (code, out) == (2, b""), (args, message)
+        assert str(journal) in message and "corrupt" in message and "case 1's stored document" in message and "journal export" in message, message
+    assert len(listed(yimao)) == 1 and ok(yimao("journal", "export"))
+
+
 def test_another_programs_database_is_refused(journal, yimao):
     with sqlite3.connect(journal) as db:
         db.execute("CREATE TABLE t (x)")

@@ -869,7 +869,7 @@ def journal_show(
             raise NotationError("--as-saved gives the stored document: give --json", "--as-saved", ("--as-saved --json",))
         with opened(journal, create=False) as db:
             c = get(db, case)
-        then = c.saved_document()
+            then = c.saved_document()  # (here: a damaged one is said as a corrupt journal, naming it)
         result = None if as_saved else reading(c)
         now = then if result is None else document(result)
         changes = differences(then, now)

@@ -16,6 +16,7 @@ import orjson
 
 from yimao import __version__
 from yimao.errors import NotationError, shown
+from yimao.journal.store import Damaged
 from yimao.pipeline import CastRequest, CastResult, document, json_type, read
 from yimao.serialize import SCHEMA_VERSION, dumps
 
@@ -65,8 +66,12 @@ class Case(NamedTuple):
         return f"{name}之{Hexagram.parse(self.changed).short_name}" if self.changed else name
 
     def saved_document(self) -> dict[str, Any]:
-        """The document as it read when the case was saved."""
-        return orjson.loads(zlib.decompress(self.document))  # type: ignore[no-any-return]
+        """The document as it read when the case was saved; a `store.Damaged` when the file no
+        longer holds one that yimao can read back (its errors are said as a corrupt journal)."""
+        try:
+            return open_document(self.document, self.schema_version)
+        except BadDocument as e:
+            raise Damaged(f"case {self.id}'s stored document: {e}") from None
 
     def request(self) -> CastRequest:
         return CastRequest(**self.inputs)
