@@ -164,7 +164,7 @@ def test_names_in_stored_documents_are_shown_as_text(journal, yimao):
     with sqlite3.connect(journal) as db:
         doc = json.loads(zlib.decompress(db.execute("SELECT document FROM cases").fetchone()[0]))
         doc["findings"] = [{"rule": "[/月]\x1b[2J", "kind": "[link=http://evil]x", "holds": True}]
-        doc["stars"] = [{"id": "x", "label": "\x1b]0;t\x07[red]", "name": "n", "active": True}]
+        doc["stars"] = [{"id": "x", "label": "\x1b]0;t\x07[red]", "active": True, "lines": [1]}]
         db.execute("UPDATE cases SET document = ?", (zlib.compress(json.dumps(doc).encode()),))
     out = ok(yimao("journal", "stats"))
     shows_nothing_that_acts(out)

@@ -152,3 +152,42 @@ def test_a_case_survives_its_export_line_whole(tmp_path):
     req = CastRequest("离之乾", date="2026-12-02T10:00", tz="Asia/Shanghai")
     dated = new_case(req, read(req), None)
     assert from_export(json.loads(json.dumps(export_line(dated)))) == dated
+
+
+def test_a_full_disk_during_an_import_is_said_and_changes_nothing(tmp_path, monkeypatch, capfd):
+    """The disk fills in the middle of an import (a page limit stands for it): the message says the
+    disk is full (SQLite rolls the transaction back itself, and it is not rolled back again, which
+    once said "no transaction is active"), exit 2, and the journal is as it was and goes on."""
+    from yimao.journal.case import export_line
+    from yimao.launch import run
+
+    path = tmp_path / "j.sqlite3"
+    db = store.connect(path, create=True)
+    assert db is not None
+    save(db, _a_case("已有"))
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.close()
+    dump = tmp_path / "cases.jsonl"
+    dump.write_bytes(b"".join(json.dumps(export_line(_a_case(f"问{i}"))).encode() + b"\n" for i in range(40)))
+    connect = sqlite3.connect
+
+    def a_small_disk(*args, **kw):
+        db = connect(*args, **kw)
+        db.execute(f"PRAGMA max_page_count = {pages + 2}")
+        return db
+
+    args = ["journal", "import", str(dump), "--journal", str(path)]
+    monkeypatch.setattr(sys, "argv", ["yimao", *args])
+    monkeypatch.setattr(store.sqlite3, "connect", a_small_disk)
+    assert run(args) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and f"the journal {path} cannot grow: the disk is full" in err and "Traceback" not in err, err
+    monkeypatch.setattr(store.sqlite3, "connect", connect)
+    raw = sqlite3.connect(path)
+    assert raw.execute("SELECT question FROM cases").fetchall() == [("已有",)]
+    assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    raw.close()
+    assert run(args) == 0  # with room, the same import goes through
+    db = store.connect(path, create=False)
+    assert db is not None and len(list(cases(db))) == 41
+    save(db, _a_case("又一"))

@@ -888,7 +888,7 @@ def journal_show(
             raise NotationError("--as-saved gives the stored document: give --json", "--as-saved", ("--as-saved --json",))
         with opened(journal, create=False) as db:
             c = get(db, case)
-        then = c.saved_document()
+            then = c.saved_document()  # (here: a damaged one is said as a corrupt journal, naming it)
         result = None if as_saved else reading(c)
         now = then if result is None else document(result)
         changes = differences(then, now)
@@ -1063,14 +1063,18 @@ def journal_import(
       yimao journal import cases.jsonl
     """
     with _guard():
-        from yimao.journal.records import import_cases, read_export
+        from itertools import chain
+
+        from yimao.journal.records import export_input, import_cases, read_export
         from yimao.journal.store import opened
         from yimao.output import err
 
-        incoming = read_export(file)
-        with opened(journal, create=True) as db:
-            assert db is not None
-            done = import_cases(db, incoming)
+        with export_input(file) as stream:
+            incoming = read_export(stream, file)  # read line by line, inside the import's one transaction
+            first = next(incoming, None)  # (a file whose first line is bad creates no journal)
+            with opened(journal, create=True) as db:
+                assert db is not None
+                done = import_cases(db, chain([] if first is None else [first], incoming))
         err(
             f"imported {_count(done.added, 'new case')}, {done.present} already present "
             f"({_count(done.notes, 'note')} and {_count(done.outcomes, 'outcome')} added to them)"

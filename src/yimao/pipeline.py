@@ -184,6 +184,11 @@ def topic_note(req: CastRequest) -> str | None:
     return None if topic is None else note(req.topic, topic)
 
 
+def book_topic(topic: str) -> str:
+    """The book's topic a request's topic is read as (官司 is 词讼); an unknown one is an error."""
+    return _engines()[2](topic)
+
+
 def use_note(use: Use | None) -> str | None:
     if use is None:
         return None

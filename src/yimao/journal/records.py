@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from contextlib import contextmanager
+from typing import Any, BinaryIO, NamedTuple
 
 import orjson
 
-from yimao.errors import NotationError, shown
+from yimao.errors import NotationError, YimaoError, shown
 from yimao.journal.case import VERDICTS, Case, Note, Outcome, now_utc
 from yimao.journal.store import JournalError, writing
 
@@ -18,6 +19,12 @@ _COLUMNS = (
     "id, hash, question, inputs, moment_utc, moment_local, conventions, hexagram, changed, use_spec, topic, "
     "yimao_version, schema_version, saved_at, document"
 )
+
+
+# The highest number an imported case keeps (2**31 - 1): far more cases than anyone keeps, and
+# far below SQLite's last row number, so that a number taken from a line never leaves the
+# journal without numbers to give (AUTOINCREMENT fails for ever once it has given 2**63 - 1).
+MAX_KEPT_NUMBER = 2**31 - 1
 
 
 class Saved(NamedTuple):
@@ -44,11 +51,10 @@ def _insert(db: sqlite3.Connection, case: Case) -> tuple[int, bool]:
     row = db.execute("SELECT id FROM cases WHERE hash = ?", (case.hash,)).fetchone()
     if row is not None:
         return int(row[0]), False
-    keep = case.id is not None and db.execute("SELECT 1 FROM cases WHERE id = ?", (case.id,)).fetchone() is None
     cursor = db.execute(
         f"INSERT INTO cases ({_COLUMNS}) VALUES ({', '.join('?' * 15)})",
         (
-            case.id if keep else None,
+            _kept_number(db, case.id),
             case.hash,
             case.question,
             _json(case.inputs),
@@ -70,6 +76,19 @@ def _insert(db: sqlite3.Connection, case: Case) -> tuple[int, bool]:
     if case.outcome is not None:
         _set_outcome(db, number, case.outcome)
     return number, True
+
+
+def _kept_number(db: sqlite3.Connection, wanted: int | None) -> int | None:
+    """The number a case brings (from an export) when the journal can give it: in
+    1..MAX_KEPT_NUMBER and above every number the journal has given, so free and never a
+    deleted case's (an export imported into an empty journal keeps its numbers); else None,
+    for the next number."""
+    if wanted is None or not 1 <= wanted <= MAX_KEPT_NUMBER:
+        return None
+    given = db.execute(
+        "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'cases'), 0), coalesce((SELECT max(id) FROM cases), 0))"
+    ).fetchone()[0]
+    return wanted if wanted > given else None
 
 
 def _json(v: Any) -> str:
@@ -95,7 +114,7 @@ def _set_outcome(db: sqlite3.Connection, number: int, o: Outcome) -> None:
 class Filter(NamedTuple):
     """What `journal list` keeps; None keeps all."""
 
-    topic: str | None = None
+    topic: str | None = None  # the book's topic: the cases saved under it or any word for it (`_spellings`)
     hexagrams: tuple[str, ...] | None = None  # full names: a case whose 本卦 or 之卦 is one of them
     pair: tuple[str, str] | None = None  # (本卦, 之卦) full names, for a NAME of the form 离之乾
     since: str | None = None  # YYYY-MM-DD, inclusive, on the cast's local date (else the day it was saved)
@@ -149,13 +168,12 @@ def _where(db: sqlite3.Connection, f: Filter) -> tuple[str, list[Any]]:
 def _spellings(db: sqlite3.Connection, topic: str) -> list[str]:
     """The topics stored that are `topic`: the canonical one, and the words a case saved before
     topics were stored canonical may hold (官司 for 词讼)."""
-    from yimao.errors import YimaoError
-    from yimao.stars.place import topic_filter
+    from yimao.pipeline import book_topic
 
     found = [topic]
     for (stored,) in db.execute("SELECT DISTINCT topic FROM cases WHERE topic IS NOT NULL AND topic != ?", (topic,)):
         try:
-            if topic_filter(stored) == topic:
+            if book_topic(stored) == topic:
                 found.append(stored)
         except YimaoError:
             pass
@@ -282,10 +300,12 @@ def import_cases(db: sqlite3.Connection, incoming: Iterable[Case]) -> Imported:
 def make_filter(
     topic: str | None = None, hex: str | None = None, since: str | None = None, until: str | None = None, search: str | None = None
 ) -> Filter:
-    """A `Filter` from the options of `journal list`: `hex` a hexagram (either side of a case) or
-    a pair 离之乾; dates YYYY-MM-DD."""
+    """A `Filter` from the options of `journal list`: `topic` a topic or a word read as one (官司
+    as 词讼); `hex` a hexagram (either side of a case) or a pair 离之乾; dates YYYY-MM-DD."""
     from yimao.hexagram import Cast, Hexagram
+    from yimao.pipeline import book_topic
 
+    topic = None if topic is None else book_topic(topic)
     hexagrams = pair = None
     if hex is not None:
         c = Cast.parse(hex)
@@ -293,9 +313,7 @@ def make_filter(
             pair = (c.hexagram.name, c.changed.name)
         else:
             hexagrams = (Hexagram.parse(hex).name,)
-    from yimao.stars.place import topic_filter
-
-    return Filter(topic_filter(topic), hexagrams, pair, parse_day(since, "--since"), parse_day(until, "--until"), search)
+    return Filter(topic, hexagrams, pair, parse_day(since, "--since"), parse_day(until, "--until"), search)
 
 
 def parse_day(text: str | None, option: str) -> str | None:
@@ -309,31 +327,57 @@ def parse_day(text: str | None, option: str) -> str | None:
         raise NotationError(f"{option} must be a date YYYY-MM-DD, got {shown(text)}", text, ("2026-12-02",)) from None
 
 
-def read_export(file: str) -> list[Case]:
-    """The cases of `journal export` lines in FILE (- for standard input), every line read before
-    any is stored; a bad line is bad input naming its number."""
+# The longest line `journal import` reads, as `yimao batch` (batch.MAX_LINE_BYTES; a test checks
+# they agree): a case's line is some 10 KB, its document compressed.
+MAX_LINE_BYTES = 1 << 20
+
+
+@contextmanager
+def export_input(file: str) -> Iterator[BinaryIO]:
+    """The lines of `journal export` to read: FILE, or standard input for -; a `NotationError`
+    when it cannot be opened (before any journal is)."""
     import sys
 
-    from yimao.journal.case import from_export
-
+    if file == "-":
+        if sys.stdin is None:
+            raise NotationError("standard input is closed: give the lines on it, or name a FILE", "-")
+        yield sys.stdin.buffer
+        return
     try:
-        if file == "-":
-            if sys.stdin is None:
-                raise NotationError("standard input is closed: give the lines on it, or name a FILE", "-")
-            data = sys.stdin.buffer.read()
-        else:
-            with open(file, "rb") as f:
-                data = f.read()
+        f = open(file, "rb")  # (closed below, once its lines are read)
     except OSError as e:
         raise NotationError(f"cannot read {file!r}: {e.strerror}", file) from None
-    found = []
-    for n, line in enumerate(data.splitlines(), 1):
-        if not line.strip():
-            continue
+    with f:
+        yield f
+
+
+def read_export(stream: BinaryIO, file: str) -> Iterator[Case]:
+    """The cases of the `journal export` lines of `stream`, read one line at a time (memory stays
+    flat, whatever the size of the file); a bad line is bad input naming `file` and its number."""
+    from yimao.journal.case import from_export
+
+    for n, line in _lines(stream, file):
         try:
-            found.append(from_export(orjson.loads(line)))
+            yield from_export(orjson.loads(line))
         except orjson.JSONDecodeError as e:
             raise NotationError(f"{file}, line {n}: not JSON ({e})", n) from None
-        except NotationError as e:
+        except YimaoError as e:
             raise NotationError(f"{file}, line {n}: {e}", n) from None
-    return found
+
+
+def _lines(stream: BinaryIO, file: str) -> Iterator[tuple[int, bytes]]:
+    """The non-blank lines of `stream`, numbered; a line longer than MAX_LINE_BYTES is refused
+    without being read whole."""
+    n = 0
+    while True:
+        try:
+            line = stream.readline(MAX_LINE_BYTES + 2)  # room for the longest line and its "\r\n"
+        except OSError as e:
+            raise NotationError(f"cannot read {file!r}: {e.strerror}", file) from None
+        if not line:
+            return
+        n += 1
+        if len(line.rstrip(b"\r\n")) > MAX_LINE_BYTES:
+            raise NotationError(f"{file}, line {n}: longer than {MAX_LINE_BYTES:,} bytes (a case's line is some 10 KB)", n)
+        if line.strip():
+            yield n, line

@@ -30,6 +30,11 @@ class JournalError(YimaoError):
     yimao): bad input as far as the exit code goes, with a message naming the file."""
 
 
+class Damaged(Exception):
+    """A value in the file that yimao cannot have written (a stored document that does not
+    decompress or read back): the file is corrupt, as when SQLite finds a damaged page."""
+
+
 def journal_path(option: str | None = None) -> Path:
     """Where the journal is: `--journal PATH`, else YIMAO_JOURNAL (set and not empty), else the
     user's data directory (platformdirs: ~/.local/share/yimao/journal.sqlite3 on Linux). Always a
@@ -118,6 +123,8 @@ def _said(e: BaseException, path: Path) -> JournalError:
     where = str(path)
     if isinstance(e, OSError):
         return JournalError(f"cannot use the journal {where}: {e.strerror or e}", where)
+    if isinstance(e, Damaged):  # before the tests of the text below: it quotes the file's content
+        return _corrupt(where, str(e))
     code = _code(e)
     text = str(e)
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in text:
@@ -125,11 +132,7 @@ def _said(e: BaseException, path: Path) -> JournalError:
     if code == sqlite3.SQLITE_READONLY or "readonly" in text:
         return JournalError(f"the journal {where} is read-only ({text}): give a writable file with --journal or YIMAO_JOURNAL", where)
     if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or "not a database" in text or "malformed" in text:
-        return JournalError(
-            f"the journal {where} is corrupt ({text}): restore it from a backup, or copy its cases out of a backup with "
-            f"`yimao journal export --journal BACKUP > cases.jsonl` and `yimao journal import cases.jsonl`",
-            where,
-        )
+        return _corrupt(where, text)
     if code == sqlite3.SQLITE_CANTOPEN:
         return JournalError(f"cannot open the journal {where} ({text}): is its directory there and writable?", where)
     if code == sqlite3.SQLITE_FULL:
@@ -137,8 +140,16 @@ def _said(e: BaseException, path: Path) -> JournalError:
     return JournalError(f"the journal {where} cannot be used ({text})", where)
 
 
+def _corrupt(where: str, text: str) -> JournalError:
+    return JournalError(
+        f"the journal {where} is corrupt ({text}): restore it from a backup, or copy its cases out of a backup with "
+        f"`yimao journal export --journal BACKUP > cases.jsonl` and `yimao journal import cases.jsonl`",
+        where,
+    )
+
+
 @contextmanager
-def guarded(path: Path, errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)) -> Iterator[None]:
+def guarded(path: Path, errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, Damaged)) -> Iterator[None]:
     """Every use of the file inside: its errors said as `JournalError`s naming it."""
     try:
         yield
@@ -268,7 +279,7 @@ def opened(option: str | None, *, create: bool) -> Iterator[sqlite3.Connection |
     path = journal_path(option)
     db = connect(path, create=create)
     try:
-        with guarded(path, (sqlite3.Error,)):  # not OSError: inside, that is the output's (a reader gone, a full disk)
+        with guarded(path, (sqlite3.Error, Damaged)):  # not OSError: inside, that is the output's (a reader gone, a full disk)
             yield db
     finally:
         if db is not None:
