@@ -401,3 +401,16 @@ def test_a_save_whose_output_failed_is_not_made_twice(journal, yimao):
 )
 def test_a_flag_given_twice_is_said_as_an_option_given_twice(journal, yimao, args):
     bad(yimao(*args), "more than once")
+
+
+def test_a_row_an_earlier_import_let_through_does_not_stop_the_list(journal, yimao):
+    """An earlier yimao's import stored what it had not checked (a hexagram that is none): the
+    other cases still list, and that row is shown as it stands, visibly."""
+    ok(yimao("cast", *CAST, "--save", "--question", "一"))
+    ok(yimao("cast", *CAST, "--save", "--question", "二"))
+    with sqlite3.connect(journal) as db:
+        db.execute("UPDATE cases SET hexagram = '不是卦\x1b[2J' WHERE id = 2")
+    out = ok(yimao("journal", "list"))
+    shows_nothing_that_acts(out)
+    assert "离之乾" in out.decode() and "不是卦␛[2J之乾" in out.decode()
+    assert [json.loads(x)["case"] for x in ok(yimao("journal", "list", "--json")).splitlines()] == [1, 2]

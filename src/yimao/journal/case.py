@@ -60,10 +60,7 @@ class Case(NamedTuple):
     @property
     def spec(self) -> str:
         """本卦之之卦 by short names, or the 本卦 alone."""
-        from yimao.hexagram import Hexagram
-
-        name = Hexagram.parse(self.hexagram).short_name
-        return f"{name}之{Hexagram.parse(self.changed).short_name}" if self.changed else name
+        return f"{_short(self.hexagram)}之{_short(self.changed)}" if self.changed else _short(self.hexagram)
 
     def saved_document(self) -> dict[str, Any]:
         """The document as it read when the case was saved; a `store.Damaged` when the file no
@@ -75,6 +72,18 @@ class Case(NamedTuple):
 
     def request(self) -> CastRequest:
         return CastRequest(**self.inputs)
+
+
+def _short(name: str) -> str:
+    """A stored hexagram's short name; a name that is no hexagram's (a row an import of an earlier
+    yimao let through) as it stands, so that one bad row does not keep the others from listing."""
+    from yimao.errors import YimaoError
+    from yimao.hexagram import Hexagram
+
+    try:
+        return Hexagram.parse(name).short_name
+    except YimaoError:
+        return name
 
 
 def now_utc() -> str:
