@@ -624,21 +624,24 @@ def _catalogue_version() -> str:
 
 
 class _Placed:
-    """The fields of a star's entry fixed by the star and its positions (a `PositionedStar`,
-    built once per star and pillars): its head, its sentence's two forms (dormant: the passage
-    alone; acting: with the original), and the variants placed elsewhere."""
+    """A star's entry as its positions fix it (a `PositionedStar`, built once per star and
+    pillars' basis value), acting and dormant: the fields of where it falls left None, its
+    sentence with the original when it acts (the passage alone when not), no condition held, and
+    the variants that place it elsewhere. A chart's entry is a copy with its own fields set in:
+    copying a dict of fixed keys costs less than building one."""
 
-    __slots__ = ("head", "dormant", "acting", "variants")
+    __slots__ = ("acting", "dormant")
 
     def __init__(self, star: Any) -> None:
         s = star.star
         q = s.quote
-        self.head = {"id": s.id, "label": s.label, "nature": s.nature, "weight": s.weight, "positions": list(star.positions)}
-        self.dormant = None if q is None else {"passage": q.passage, "original": None}
-        self.acting = None if q is None else {"passage": q.passage, "original": q.original}
-        self.variants = [{"reading": reading, "positions": None if p is None else list(p)} for reading, p in star.variants if p != star.positions]
+        head = {"id": s.id, "label": s.label, "nature": s.nature, "weight": s.weight, "positions": list(star.positions), **dict.fromkeys(_WHERE)}
+        variants = [{"reading": reading, "positions": None if p is None else list(p)} for reading, p in star.variants if p != star.positions]
+        self.acting = {**head, "text": None if q is None else {"passage": q.passage, "original": q.original}, "conditions": [], "variants": variants}
+        self.dormant = {**head, "text": None if q is None else {"passage": q.passage, "original": None}, "conditions": [], "variants": variants}
 
 
+_WHERE = ("lines", "hits", "moving", "active", "day_match", "on_use")  # `_where_fields`, in the entry's order
 _PLACED = _Memo(_Placed)  # by PositionedStar: one per star and pillars' basis value, bounded as those are
 
 
@@ -648,17 +651,14 @@ def stars_to_list(stars: Any) -> list[dict[str, Any]]:
     judged = stars.conditions()
     for where, day_match, members in stars.groups:
         fields = _where_fields(where, day_match)
-        active = fields["active"]
+        acting = fields["active"]
         for star in members:
             placed = _PLACED[star]
+            entry = (placed.acting if acting else placed.dormant).copy()
+            entry.update(fields)
             held = judged.get(star.index)
-            entry = {
-                **placed.head,
-                **fields,
-                "text": placed.acting if active else placed.dormant,
-                "conditions": conditions_to_list(held) if held else [],
-                "variants": placed.variants,
-            }
+            if held:
+                entry["conditions"] = conditions_to_list(held)
             entries.append((star.index, entry))
     entries.sort(key=_first)
     return [entry for _, entry in entries]
