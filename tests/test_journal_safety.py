@@ -140,9 +140,11 @@ def test_any_question_and_note_is_shown_safely(tmp_path_factory, monkeypatch, ca
     where = tmp_path_factory.mktemp("j") / "j.sqlite3"
     monkeypatch.setenv("COLUMNS", "120")
 
+    monkeypatch.setenv("YIMAO_JOURNAL", str(where))  # (never the user's own journal)
+
     def run(*args: str) -> bytes:
         monkeypatch.setattr(sys, "argv", ["yimao", *args])
-        code = launch_run([*args, "--journal", str(where)])
+        code = launch_run(list(args))
         out, err = capfdbinary.readouterr()
         assert code == 0 and b"Traceback" not in err, err.decode()
         return out

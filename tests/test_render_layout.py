@@ -131,13 +131,14 @@ def test_every_line_cell_is_whole_on_its_row(width):
 
 @pytest.mark.parametrize("width", [60, 80, 100])
 def test_a_star_name_is_never_split(width):
-    """Every star acting on a line is printed whole (天乙贵人, not 天乙/贵人), in the table or under it."""
+    """Every star acting on a line is printed whole (天乙贵人, not 天乙/贵人) under the chart with
+    --explain; by default each is named whole or counted."""
     for req in _casts(15):
         reading = read(req)
-        out = text_of(req, width)
+        out = text_of(req, width, explain=True)
         for s in reading.stars.placements:
             if any(h.moving for h in s.hits):
-                assert (getattr(s.star, "label", "") or s.star.name) in out, (req, width, s.star.name)
+                assert s.star.label in out, (req, width, s.star.name)
 
 
 # --- marks ------------------------------------------------------------------------------------
@@ -197,10 +198,11 @@ def test_changed_full_draws_the_whole_zhi_gua_against_the_original_palace(spec, 
     req = CastRequest(spec, date=DATE)
     rows = _rows(text_of(req, 100, changed_full=True))
     assert [next(c for c in expected if c in row) for row in reversed(rows)] == expected
-    default = _rows(text_of(req, 100))
+    assert _rows(text_of(req, 100)) == rows  # from 100 columns the whole 之卦 by default
     moving = {cl.position for cl in read(req).chart.lines if cl.moving}
-    for p, row in zip(range(6, 0, -1), default):
-        assert (expected[p - 1] in row) == (p in moving)  # by default the 变爻 only
+    for changed, width in ((False, 100), (None, 80)):  # the 变爻 only, asked or by default where the width is short
+        for p, row in zip(range(6, 0, -1), _rows(text_of(req, width, changed_full=changed))):
+            assert (expected[p - 1] in row) == (p in moving)
 
 
 def test_changed_full_in_hex_and_a_bad_value():

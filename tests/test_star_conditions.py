@@ -158,8 +158,8 @@ def test_jingxing_and_wuwei_stand_on_qian_top_line():
     stars = {s["id"]: s for s in json.loads(out)["stars"]}
     assert stars["jingxing"]["positions"] == ["参宿"] and stars["jingxing"]["lines"] == [6] and stars["jingxing"]["active"]
     assert stars["wuwei"]["positions"] == ["镇星"] and stars["wuwei"]["lines"] == [6]
-    code, out = invoke("cast", "--hex", "乾", "--moving", "6", "--month", "寅")
-    assert "经星" in out and "五纬" in out  # among the stars acting on line 6
+    code, out = invoke("cast", "--hex", "乾", "--moving", "6", "--month", "寅", "--stars")
+    assert "经星" in out and "五纬" in out  # among the stars acting on line 6 (by default counted: their nature is not told)
     code, out = invoke("cast", "--hex", "乾", "--moving", "6", "--month", "寅", "--explain")
     assert "参宿" in out and "镇星" in out
     code, out = invoke("cast", "--hex", "坤", "--moving", "6", "--month", "寅", "--json")

@@ -79,5 +79,7 @@ def test_labels_in_the_list_and_on_a_chart():
     entries = json.loads(cast.stdout)["stars"]
     assert len({e["label"] for e in entries}) == len(entries)
     assert {"丧门（月）", "丧门（岁）"} <= {e["label"] for e in entries}
-    table = runner.invoke(app, ["cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00"], env={"TZ": "Asia/Shanghai", "COLUMNS": "140"})
+    table = runner.invoke(
+        app, ["cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--stars"], env={"TZ": "Asia/Shanghai", "COLUMNS": "140"}
+    )
     assert "丧门（月）" in table.stdout and "丧门（岁）" in table.stdout

@@ -488,6 +488,18 @@ def line_relations(
     return month_rel, day_relation(branch, day, kong, moving, strong, school)
 
 
+def changed_relations(chart: Chart, changed: ChangedLine) -> tuple[MonthRelation | None, DayRelation | None]:
+    """A 变爻's own standing against the month and the day — its 旺相休囚死 and its stage at the
+    day — read as a moving line of its branch (so neither 暗动 nor 日破)."""
+    month, day = chart.pillars.month, chart.pillars.day
+    if isinstance(month, GanZhi):
+        month = month.branch
+    kong = None
+    if isinstance(day, GanZhi):
+        kong, day = changed.branch in day.xunkong, day.branch
+    return line_relations(changed.branch, True, month, day, kong, chart.school)
+
+
 # --- 用神 -------------------------------------------------------------------------------------
 
 

@@ -213,8 +213,9 @@ ChangedOpt = Annotated[
     str,
     typer.Option(
         "--changed",
-        metavar="moving|full",
-        help="The 变卦 column: 'moving' (default) the 变爻 only; 'full' all six lines of the 之卦, 六亲 against the original palace.",
+        metavar="auto|moving|full",
+        help="The 变卦 column: 'full' all six lines of the 之卦 (六亲 against the original palace), 'moving' the 变爻 only; "
+        "'auto' (default) full from 100 columns.",
     ),
 ]
 WidthOpt = Annotated[
@@ -228,13 +229,16 @@ WidthOpt = Annotated[
 ]
 
 
-def _changed_option(value: str) -> bool:
+def _changed_option(value: str) -> bool | None:
+    """--changed: True for the whole 之卦, False for its 变爻, None to choose by the width."""
     v = value.strip().lower()
+    if v in ("auto", "自动"):
+        return None
     if v in ("moving", "变爻"):
         return False
     if v in ("full", "all", "全"):
         return True
-    raise NotationError(f"unknown --changed {shown(value)}", value, ("moving", "full"))
+    raise NotationError(f"unknown --changed {shown(value)}", value, ("auto", "moving", "full"))
 
 
 def _pictures(svg: str | None, html: str | None, json: bool) -> list[tuple[str, str]]:
@@ -332,7 +336,7 @@ def cast(
         bool, typer.Option("--stars", help="The stars alone, each with its sentence (with --explain, its modern rendering too).")
     ] = False,
     earth: EarthOpt = "shui",
-    changed: ChangedOpt = "moving",
+    changed: ChangedOpt = "auto",
     width: WidthOpt = None,
     svg: Annotated[
         str | None, typer.Option("--svg", metavar="FILE", help="Write the chart as an SVG picture to FILE (- for stdout), nothing else.")
@@ -423,7 +427,7 @@ def pillars(
 def hex_(
     spec: Annotated[str, typer.Argument(autocompletion=_complete_hex, help="A hexagram or cast: 既济, 水火既济, 既濟, ䷾, 101010, 离之乾, 798788.")],
     moving: Annotated[str | None, typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1): 2,5")] = None,
-    changed: ChangedOpt = "moving",
+    changed: ChangedOpt = "auto",
     width: WidthOpt = None,
     traditional: TradOpt = False,
     script: ScriptOpt = None,
@@ -857,7 +861,7 @@ def journal_show(
     case: CaseArg,
     explain: Annotated[bool, typer.Option("--explain", help="The whole account, as cast --explain gives it.")] = False,
     as_saved: Annotated[bool, typer.Option("--as-saved", help="With --json: the document as it read when saved, not read again.")] = False,
-    changed: ChangedOpt = "moving",
+    changed: ChangedOpt = "auto",
     width: WidthOpt = None,
     svg: Annotated[str | None, typer.Option("--svg", metavar="FILE", help="Write the case as an SVG picture to FILE (- for stdout).")] = None,
     html: Annotated[str | None, typer.Option("--html", metavar="FILE", help="Write the case as an HTML page to FILE (- for stdout).")] = None,

@@ -296,6 +296,12 @@ class Hexagram(_HexagramFields):
     def bit_string(self) -> str:
         return "".join("1" if b else "0" for b in self.bits)
 
+    @property
+    def nuclear(self) -> "Hexagram":
+        """互卦: lines 2-4 as its lower trigram and 3-5 as its upper (二三四为下互，三四五为上互)."""
+        b = self.bits
+        return Hexagram.from_bits((*b[1:4], *b[2:5]))
+
     def flip(self, positions: Iterable[int]) -> "Hexagram":
         code = self.code
         for p in positions:

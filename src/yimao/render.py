@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from yimao.chart import Chart, ChartLine, changed_line
+from yimao.chart import Chart, ChartLine, changed_line, changed_relations
 from yimao.hanzi import convert, script_of
 from yimao.hexagram import Hexagram
 from yimao.pillars import FourPillars
@@ -358,15 +358,15 @@ def render_pillars(p: FourPillars, console: Console, traditional: bool | str = F
 
 # --- the chart --------------------------------------------------------------------------------
 
-# The table keeps the cells of the lines whole at any width from MIN_WIDTH: the 六神, 伏神, 本卦,
-# the line, its marks and the 变卦 are never wrapped. What yields, in order: the 神煞 column
-# (narrower, then out of the table into a list under it below STARS_IN_TABLE columns or when it
-# would get fewer than STARS_MIN cells), the 变卦's drawn line (its yin or yang is the moving
-# line's opposite), and the 爻象 column (narrower, then a list under the table).
-STARS_IN_TABLE = 90
-STARS_MIN = 24
+# The table is the hexagram as one figure: at any width from MIN_WIDTH each of the six lines is
+# one row at ONE_ROW_WIDTH columns and more, at most two below, and the cells of the lines (六神,
+# 伏神, 本卦, the line, its marks, the 变卦) are never wrapped. Stars are never a column of it: the
+# stars acting on each line are listed under the chart (`stars_by_line`). What yields to the
+# width, in order: the 变卦's drawn line (its yin or yang is the moving line's opposite), the gap
+# between columns, and the 爻象 column, which stays in the table only while every line's 爻象
+# fits its row budget, else becomes a list under the table, a line each.
+ONE_ROW_WIDTH = 100
 TAGS_MIN = 14
-TAGS_MAX = 24
 
 
 def _hex_title(h: Hexagram, tr: Callable[[str], str]) -> str:
@@ -499,39 +499,94 @@ def chart_table(
     width: int,
     *,
     marks: Mapping[int, str] | None = None,
-    line_stars: Mapping[int, Sequence[LineStar]] | None = None,
-    changed_full: bool = False,
-) -> tuple[list[Any], list[Any]]:
-    """The chart's table with what of the 爻象 did not fit in it (a list under it), and the 神煞
-    of each line when they did not fit in it (a list to show after the findings). Lines from 上爻
-    down. Columns are two cells apart, or one when the lines' cells would not fit otherwise."""
+    changed_full: bool | None = None,
+) -> list[Any]:
+    """The chart's table, and under it what of the 爻象 did not fit in it (a list, a line each).
+    Lines from 上爻 down. Columns are two cells apart, or one when the lines' cells would not fit
+    otherwise. The 变卦 column holds the whole 之卦 with `changed_full`, its 变爻 alone without;
+    None (the default) chooses by the width: the whole 之卦 from ONE_ROW_WIDTH columns."""
     rows = list(reversed(chart.lines))
-    columns = _line_columns(chart, rows, tr, marks if marks is not None else line_marks(chart), changed_full, width)
-    gap = 2 if sum(c.width + 2 for c in columns) - 2 <= width else 1  # the box's space, and one of padding if it fits
-    room = width - sum(c.width + gap for c in columns)
-    tags = [[(tr(t), "dim") for t in cl.tags()] for cl in rows]
-    under: list[Any] = []
-    column = _pieces_column(tr("爻象"), tags, min(room, TAGS_MAX), TAGS_MIN)
-    if column is not None:
-        columns.append(column)
-        room -= column.width + gap
-    elif any(tags):
-        under = _under_lines(rows, tags, width, tr)
-    stars_under: list[Any] = []
-    if line_stars:
-        stars = [stars_by_nature(line_stars.get(cl.position, ()), tr) for cl in rows]
-        column = _pieces_column(tr("神煞"), stars, room, STARS_MIN) if width >= STARS_IN_TABLE else None
-        if column is not None:
-            columns.append(column)
-        else:
-            stars_under = _under_lines(rows, stars, width, tr, header=tr("神煞"))
-    return [_table(_chart_title(chart, tr), columns, gap, width), *under], stars_under
+    marks = marks if marks is not None else line_marks(chart)
+    own = [[(tr(t), "dim") for t in cl.tags()] for cl in rows]
+    hidden = [_hidden_state(cl, tr) for cl in rows]
+    changed = [_changed_state(cl, tr, chart) for cl in rows]
+    whole = [_joined(o, h, c) for o, h, c in zip(own, hidden, changed)]
+    # a 伏神 that is the 用神 keeps its state on its row; the others' may go under the table
+    kept = ["伏用" in marks.get(cl.position, "") for cl in rows]
+    own = [_joined(o, h) if k else o for o, h, k in zip(own, hidden, kept)]
+    hidden = [[] if k else h for h, k in zip(hidden, kept)]
+    most_rows = 1 if width >= ONE_ROW_WIDTH else 2
+    # auto: the whole 之卦 where the width allows it, else the 变爻 alone; the 爻象 in the table
+    # whole, else the line's own there and its 伏神's and 变爻's under the table, else all under
+    choices = (changed_full,) if changed_full is not None else (True, False) if width >= ONE_ROW_WIDTH else (False,)
+    title = _chart_title(chart, tr)
+    for in_table, split in ((whole, False), (own, True)):
+        for full in choices:
+            columns = _line_columns(chart, rows, tr, marks, full, width)
+            for gap in (2, 1):  # the box's space, and one of padding where it fits
+                column = _pieces_column(tr("爻象"), in_table, width - sum(c.width + gap for c in columns), TAGS_MIN, most_rows)
+                if column is not None:
+                    under = [*_states_under(rows, hidden, tr("伏神"), width, tr), *_states_under(rows, changed, tr("变爻"), width, tr)]
+                    return [_table(title, [*columns, column], gap, width), *(under if split else [])]
+    columns = _line_columns(chart, rows, tr, marks, choices[0], width)
+    gap = 2 if sum(c.width + 2 for c in columns) - 2 <= width else 1
+    return [_table(title, columns, gap, width), *(_under_lines(rows, whole, width, tr) if any(whole) else [])]
+
+
+def _joined(*parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Groups of pieces in one row, a dot between two that are not empty."""
+    out: list[tuple[str, str]] = []
+    for p in parts:
+        if p:
+            out += [*([GROUP_SEP] if out else []), *p]
+    return out
+
+
+def _hidden_state(cl: ChartLine, tr: Callable[[str], str]) -> list[tuple[str, str]]:
+    """A line's 伏神 as the 爻象 says it (伏): the 飞神 against it (飞生伏, 飞克伏, 伏生飞, 伏克飞,
+    比和), its 旺衰 in the month and stage at the day, 旬空, 月破, and 相挈 when its 飞神 moves."""
+    h = cl.hidden
+    if h is None:
+        return []
+    state = [h.fei]
+    if h.month is not None:
+        state += [f"月{h.month.vigour.value}", *(["月破"] if h.month.po else [])]
+    if h.day is not None:
+        state += [*(["旬空"] if h.day.kong else []), f"日{h.day.stage.value}"]
+    if h.lifted:
+        state.append("相挈")
+    return [(tr("伏"), "bold"), *((tr(t), "dim") for t in state)]
+
+
+def _changed_state(cl: ChartLine, tr: Callable[[str], str], chart: Chart) -> list[tuple[str, str]]:
+    """A line's 变爻 as the 爻象 says it (变): its own 旺衰 in the month and stage at the day."""
+    if cl.changed is None:
+        return []
+    month, day = changed_relations(chart, cl.changed)
+    state = ([f"月{month.vigour.value}"] if month is not None else []) + ([f"日{day.stage.value}"] if day is not None else [])
+    return [(tr("变"), "bold"), *((tr(t), "dim") for t in state)] if state else []
+
+
+def _states_under(rows: Sequence[ChartLine], states: Sequence[list[tuple[str, str]]], label: str, width: int, tr: Callable[[str], str]) -> list[Text]:
+    """The 伏神 (or 变爻) of every line on one line under the table, when the 爻象 column holds only
+    the lines' own: `伏神 爻3 伏生飞 月休 日冠带 相挈 · 爻2 …`, 上爻 first."""
+    pieces: list[tuple[str, str]] = []
+    for cl, state in zip(rows, states):
+        if state:
+            pieces += [*([GROUP_SEP] if pieces else []), (f"{tr('爻')}{cl.position}", "dim"), *state[1:]]
+    if not pieces:
+        return []
+    head = f"{label} "
+    return _pieces_text([(head, "bold"), *pieces], width, indent=" " * cells(head))
 
 
 def _chart_title(chart: Chart, tr: Callable[[str], str]) -> str:
+    """本卦, 之卦 and the 互卦 of the 本卦 (its lines 2-4 and 3-5)."""
     title = _hex_title(chart.hexagram, tr)
     ch = chart.changed_hexagram
-    return title if ch is None else f"{title}   {tr('之')}   {_hex_title(ch, tr)}"
+    if ch is not None:
+        title = f"{title}   {tr('之')}   {_hex_title(ch, tr)}"
+    return f"{title}   {tr('互卦')}：{tr(chart.hexagram.nuclear.name)}"
 
 
 def _line_columns(
@@ -556,16 +611,20 @@ def _line_columns(
     return columns
 
 
-def _pieces_column(header: str, rows: Sequence[Sequence[tuple[str, str]]], room: int, least: int) -> _Column | None:
+def _pieces_column(header: str, rows: Sequence[Sequence[tuple[str, str]]], room: int, least: int, most_rows: int) -> _Column | None:
     """A column of each row's pieces (tags, names) wrapped whole within `room` cells, as wide as
-    its widest row needs; None when it has nothing, or `room` is narrower than its widest piece,
-    its header or `least` cells (less when its widest row needs less)."""
+    its widest row needs; None when it has nothing, when `room` is narrower than its widest piece,
+    its header or `least` cells (less when its widest row needs less), or when a row would take
+    more than `most_rows` lines."""
     widest = max((cells(p) for row in rows for p, _ in row), default=0)
     natural = max((cells(" ".join(p for p, _ in row)) for row in rows), default=0)
     w = min(natural, room)
     if not widest or w < max(widest, cells(header), min(natural, least)):
         return None
-    return _Column(header, [Text("\n").join(_pieces_text(row, w)) for row in rows], w)
+    laid = [_pieces_text(row, w) for row in rows]
+    if any(len(lines) > most_rows for lines in laid):
+        return None
+    return _Column(header, [Text("\n").join(lines) for lines in laid], w)
 
 
 def _table(title: str, columns: Sequence[_Column], gap: int, width: int) -> Table:
@@ -641,10 +700,10 @@ def _under_lines(
     return out
 
 
-def render_chart_table(chart: Chart, console: Console, traditional: bool | str = False, *, changed_full: bool = False) -> None:
+def render_chart_table(chart: Chart, console: Console, traditional: bool | str = False, *, changed_full: bool | None = None) -> None:
     """The 纳甲 chart of a cast with its 变爻 and 伏神, without pillars or findings (`yimao hex`)."""
     tr = _Script(traditional, console)
-    table, _ = chart_table(chart, tr, console.width, changed_full=changed_full)
+    table = chart_table(chart, tr, console.width, changed_full=changed_full)
     console.print(Group(*table, chart_facts(chart, tr, console.width)))
 
 
@@ -787,13 +846,14 @@ def findings_compact(findings: Sequence[Any], tr: Callable[[str], str], width: i
     counted, 无 when it was checked and found nothing, and where the near misses are told."""
     out: list[Text] = []
     for rule in _rules(findings):
-        for f in findings:
-            if f.rule == rule and f.holds:
-                out.extend(_finding_head(f, rule, tr, width, reasons=True))
-                q = deciding_quote(f)
-                if q is not None:
-                    out.extend(_quote_lines([q], tr, False, False, width))
-                out.extend(_finding_notes(f, tr, width, False, False))
+        held = [f for f in findings if f.rule == rule and f.holds]
+        for i, f in enumerate(held):
+            out.extend(_finding_head(f, rule, tr, width, reasons=True))
+            q = deciding_quote(f)
+            # findings that rest on the same sentence in a row (墓开 by each of its tombs) share it, said once after them
+            if q is not None and (i + 1 == len(held) or deciding_quote(held[i + 1]) != q):
+                out.extend(_quote_lines([q], tr, False, False, width))
+            out.extend(_finding_notes(f, tr, width, False, False))
     out.extend(_family_counts(findings, tr, width))
     return out
 
@@ -823,6 +883,69 @@ def _finding_label(f: Any, rule: str) -> str:
 def star_label(star: Any) -> str:
     """The name a star is shown by: its label, unique in the catalogue (丧门（岁）)."""
     return star.label or star.name
+
+
+MOST_NAMES = 12  # star names a moving line shows by default; the rest are counted
+
+
+def stars_by_line(placements: Sequence[Any], tr: Callable[[str], str], width: int, *, every: bool = False) -> list[Text]:
+    """The stars acting on each line (各伺其动: a moving line, its 变爻, a lifted 伏神), 上爻 first,
+    under the chart. By default: those with a condition that holds (✔), then the heavy stars
+    (唯日月之用尊焉, 6.56) of known nature, 吉, 凶 and 吉凶 taken in turn in the book's order, as
+    many names as fit one line and MOST_NAMES at most; counted after them, the heavy ones not
+    named (余), those of unknown nature (未详) and the light ones (轻). With `every`, all of them
+    by nature."""
+    per: dict[int, list[Any]] = {}
+    for s in placements:
+        for pos in sorted({h.position for h in s.hits if h.moving}):
+            per.setdefault(pos, []).append(s)
+    out: list[Text] = []
+    label = tr("神煞")
+    room = width - cells(label) - 1
+    for pos in sorted(per, reverse=True):
+        head = f"{tr('爻')}{pos} "
+        if every:
+            pieces = _all_by_nature(per[pos], tr)
+        else:  # as many names as fit the line, MOST_NAMES at most: the others are counted
+            for most in range(MOST_NAMES, -1, -1):
+                pieces = _by_weight(per[pos], tr, most)
+                if cells(head) + cells(" ".join(p for p, _ in pieces)) <= room:
+                    break
+        lead = label if not out else " " * cells(label)  # 神煞 before the first line's, its place kept after
+        lines = _pieces_text([(head, "dim"), *pieces], room, indent=" " * cells(head))
+        out.extend(Text.assemble((lead if i == 0 else " " * cells(lead), "bold"), " ", line) for i, line in enumerate(lines))
+    return out
+
+
+def _all_by_nature(stars: Sequence[Any], tr: Callable[[str], str]) -> list[tuple[str, str]]:
+    return stars_by_nature([LineStar(star_label(s.star), s.star.nature) for s in stars], tr)
+
+
+_NAMED_NATURES = ("吉", "凶", "吉凶")
+
+
+def _by_weight(stars: Sequence[Any], tr: Callable[[str], str], most: int = MOST_NAMES) -> list[tuple[str, str]]:
+    held = [s for s in stars if any(c.holds for c in s.conditions)]
+    rest = [s for s in stars if s not in held]
+    groups = {n: [s for s in rest if s.star.weight == "heavy" and s.star.nature == n] for n in _NAMED_NATURES}
+    shown: set[int] = set()
+    budget = most - len(held)
+    for rank in range(max(map(len, groups.values()), default=0)):  # the natures in turn, so that none is left out
+        for n in _NAMED_NATURES:
+            if budget > 0 and rank < len(groups[n]):
+                shown.add(id(groups[n][rank]))
+                budget -= 1
+    pieces: list[tuple[str, str]] = [(f"✔{tr(star_label(s.star))}", "bold green") for s in held]
+    pieces += stars_by_nature([LineStar(star_label(s.star), s.star.nature) for s in rest if id(s) in shown], tr)
+    counts = [
+        ("余", sum(len(g) for g in groups.values()) - len(shown)),
+        ("未详", sum(s.star.weight == "heavy" and s.star.nature not in _NAMED_NATURES for s in rest)),
+        ("轻", sum(s.star.weight != "heavy" for s in rest)),
+    ]
+    counted = [(f"{tr(label)}{n}", "dim") for label, n in counts if n]
+    if counted and pieces:
+        pieces.append(GROUP_SEP)
+    return pieces + counted
 
 
 def line_stars_of(placements: Sequence[Any]) -> dict[int, list[LineStar]]:
@@ -885,11 +1008,17 @@ def _active_star(s: Any, tr: Callable[[str], str], explain: bool, inner: int, sh
 
 
 def _condition_lines(c: Any, tr: Callable[[str], str], explain: bool, width: int, told: set[str] | None = None, star: str = "") -> list[Text]:
-    """A star's condition that holds: ✔, the star (when named), what follows, the lines, and its sentence."""
+    """A star's condition that holds: ✔, the star (when named), what follows, the lines, and its
+    sentence — on the same line when the whole fits the width (the default screen), else under."""
     pieces = [("✔", "bold green"), (tr(star), "bold"), (tr(c.condition.effect), "bold")]
     if c.lines:
         pieces.append((f"{tr('爻')}{','.join(map(str, c.lines))}", ""))
-    return _pieces_text([p for p in pieces if p[0]], width, indent="      ") + _quote_lines([c.condition.quote], tr, explain, False, width, told)
+    pieces = [p for p in pieces if p[0]]
+    q = c.condition.quote
+    quoted = f"「{tr(q.original)}」 {q.passage}"
+    if not explain and cells(" ".join(p for p, _ in pieces)) + 1 + cells(quoted) <= width:
+        return _pieces_text([*pieces, (quoted, "italic")], width)
+    return _pieces_text(pieces, width, indent="      ") + _quote_lines([q], tr, explain, False, width, told)
 
 
 def _without_conditions(q: Any, conditions: Sequence[Any]) -> Any:
@@ -926,7 +1055,7 @@ def render_reading(
     *,
     traditional: bool | str = False,
     explain: bool = False,
-    changed_full: bool = False,
+    changed_full: bool | None = None,
     stars_only: bool = False,
 ) -> None:
     """A cast read in full: by default one screen (the moment, the chart with the stars that act,
@@ -941,18 +1070,17 @@ def render_reading(
         console.print(Group(*section) if section else Text(tr("卦中无神煞"), style="dim"))
         return
     marks = line_marks(chart, reading.use)
-    line_stars = line_stars_of(reading.stars.placements)
     parts: list[Any] = [pillars_panel(chart.pillars, tr)] if explain else pillars_lines(chart.pillars, tr, width)
-    table, stars_under = chart_table(chart, tr, width, marks=marks, line_stars=line_stars, changed_full=changed_full)
-    parts.extend(table)
+    parts.extend(chart_table(chart, tr, width, marks=marks, changed_full=changed_full))
     parts.append(chart_facts(chart, tr, width, reading.use))
+    by_line = stars_by_line(reading.stars.placements, tr, width, every=explain)
     if explain:
-        parts.extend(stars_under)
+        parts.extend(by_line)
         parts.extend(findings_sections(reading.findings, tr, True, width))
         parts.extend(stars_section(reading.stars.placements, tr, True, width))
     else:
         parts.extend(findings_compact(reading.findings, tr, width))
-        parts.extend(stars_under)
+        parts.extend(by_line)
         parts.extend(stars_compact(reading.stars.placements, tr, width))
     console.print(Group(*parts))
 
