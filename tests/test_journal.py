@@ -451,7 +451,7 @@ def rehashed(line: dict) -> dict:
 
     j = line.get("journal")
     try:
-        inputs = dict(CastRequest.from_mapping(line)._asdict())
+        inputs = CastRequest.from_mapping(line).inputs()
         j["hash"] = content_hash(inputs, j.get("question"), j.get("saved_at"))
     except (YimaoError, TypeError, AttributeError):
         pass

@@ -72,7 +72,9 @@ NOT_PLAIN = [
     [*BASE, "--json", "--script", "cn"],  # not a script: the app says which are
     [*BASE, "--json", "--script", "s", "-t"],  # two scripts
     [*BASE, "--json", "--hexx", "乾"],
-    ["cast", "--month", "卯", "--day", "戊寅", "--json"],  # no --hex
+    ["cast", "--month", "卯", "--day", "戊寅", "--json"],  # no --hex: typed on a terminal, else said
+    ["cast", "--toss", "--month", "卯", "--day", "戊寅", "--json"],  # coins thrown
+    [*BASE, "--json", "--toss"],  # and --hex: said
     ["pillars", "--json"],
     [],
 ]

@@ -195,7 +195,7 @@ def ref_changed(cast):
 def ref_document(chart, line_stars):
     return {
         "schema_version": SCHEMA_VERSION,
-        "cast": {"spec": chart.cast.spec(), "coins": chart.cast.coins(), "moving": sorted(chart.cast.moving)},
+        "cast": {"spec": chart.cast.spec(), "coins": chart.cast.coins(), "moving": sorted(chart.cast.moving), "obtained": "given", "throws": None},
         **ref_calendar(chart.pillars),
         "earth_school": chart.school.value,
         "hexagram": {

@@ -33,6 +33,8 @@ BATCH_LINES = "\n".join(
         "not json",
         "",
         '{"hex": "履之睽", "month": "申", "day": "甲辰", "use": "财"}',
+        '{"hex": "798788", "obtained": "entered", "throws": "背字字 9 背背字 少阳 拆 8", "month": "卯", "day": "戊寅"}',
+        '{"hex": "乾", "obtained": "tossed", "throws": "7 7 7 7 7 7", "month": "卯", "day": "戊寅"}',
     )
 )
 

@@ -307,10 +307,14 @@ def cast(
             "--hex",
             "-x",
             autocompletion=_complete_hex,
-            help="The cast: 离之乾, 798788 (coins 6-9, bottom first), 101101 --moving 2,5, or a name 离/離/离为火/䷝.",
+            help="The cast: 离之乾, 798788 (coins 6-9, bottom first), 101101 --moving 2,5, or a name 离/離/离为火/䷝. "
+            "Without it, on a terminal, cast asks for the six throws.",
         ),
     ] = None,
     moving: Annotated[str | None, typer.Option("--moving", "-m", help="Moving lines 1-6 (bottom = 1) for a name or bits: 2,5")] = None,
+    toss: Annotated[
+        bool, typer.Option("--toss", help="Throw three coins six times with the system's randomness (secrets), each throw shown on stderr.")
+    ] = False,
     date: DateOpt = None,
     tz: TzOpt = None,
     day_start: DayStartOpt = 23,
@@ -358,19 +362,21 @@ def cast(
     Examples:
       yimao cast --date 2026-12-02T10:00+08:00 --hex 离之乾
       yimao cast --hex 大畜之离 --month 卯 --day 戊寅 --use 父
+      yimao cast --toss --month 卯 --day 戊寅
     """
     with _guard():
         traditional = _script(traditional, script)
         from yimao.pipeline import CastRequest, document, read, topic_note
 
-        if hex is None:
-            raise NotationError("missing --hex: the cast to read", None, ("--hex 离之乾", "--hex 798788", "--hex 101101 --moving 2,5"))
         changed_full = _changed_option(changed)
         pictures = _pictures(svg, html, json)
         if question is not None:
             question = checked(question, "--question")
-        req = CastRequest(hex, moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
-        result = read(req)
+        req = CastRequest(hex or "", moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
+        pillars = None
+        if hex is None or toss:
+            req, pillars = _obtain(req, hex, toss, traditional)
+        result = read(req, pillars)
         _warn_moment(result.chart.pillars, traditional)
         if (note := topic_note(req)) is not None:
             _err(f"note: {note}", traditional)
@@ -390,6 +396,92 @@ def cast(
             _write_pictures(draw, pictures, width, title=result.chart.cast.hexagram.short_name)
         else:
             draw(make_console(width=width))
+
+
+def _obtain(req, hex: str | None, toss: bool, traditional: bool | str):
+    """A cast without --hex, thrown (--toss) or typed on a terminal: the request that reads it
+    (its coins, how it was obtained, its throws) and the pillars, resolved before the throws."""
+    from yimao.pipeline import pillars_ahead
+    from yimao.toss import cast_of, print_throws
+
+    if hex is not None:
+        raise NotationError("--toss throws the cast: give it without --hex", hex)
+    if req.moving is not None:
+        raise NotationError("--moving goes with --hex: throws say themselves which lines move", req.moving, ("--hex 101101 --moving 2,5",))
+    if not toss and (sys.stdin is None or not sys.stdin.isatty()):
+        raise NotationError(
+            "missing --hex: the cast to read (or --toss to throw the coins; on a terminal, cast asks for the throws)",
+            None,
+            ("--hex 离之乾", "--hex 798788", "--toss"),
+        )
+    pillars = pillars_ahead(req)  # a bad --date or --use is said before the throws
+    throws = _toss(traditional) if toss else _enter_throws(traditional)
+    return req._replace(hex=cast_of(throws).coins(), obtained="tossed" if toss else "entered", throws=print_throws(throws)), pillars
+
+
+def _toss(traditional: bool | str) -> tuple:
+    """Six lines of three coins from the operating system's randomness, 初爻 first, each said on
+    stderr as it falls."""
+    import secrets
+
+    from yimao.output import say
+    from yimao.toss import row, toss
+
+    throws = []
+    for position in range(1, 7):
+        throws.append(toss(secrets.randbelow))  # looked up at each call: a test can stand in for it
+        say(row(position, throws[-1]) + "\n", traditional)
+    return tuple(throws)
+
+
+_ENTRY_HINT = (
+    "enter the six throws from 初爻 up, one or more a line: 6 7 8 9, three coins as 背字字 (字 2, 背 3; 正 is 字, 反 is 背), "
+    "老阴 少阳 少阴 老阳, or 交 单 拆 重; u takes back the last throw; Ctrl-D stops"
+)
+
+
+def _enter_throws(traditional: bool | str) -> tuple:
+    """The six throws typed on the terminal, 初爻 first, the figure drawn again (top line first)
+    at each change; the last throw can still be taken back before the cast is read. Prompts go
+    to stderr: stdout keeps to the chart or the document."""
+    from yimao.errors import YimaoError
+    from yimao.output import say
+    from yimao.toss import LINE_NAMES, cast_of, entry_step, figure
+
+    say(f"yimao: {_ENTRY_HINT}\n", traditional)
+    throws: tuple = ()
+    while True:
+        done = len(throws) == 6
+        prompt = f"{cast_of(throws).spec()}: Enter reads it, u takes back the last throw: " if done else f"{LINE_NAMES[len(throws)]}: "
+        text = _ask(prompt, traditional)
+        if done and not text.strip():
+            return throws
+        try:
+            after = entry_step(throws, text)
+        except YimaoError as e:
+            _err(str(e), traditional)  # and the same line is asked again
+            continue
+        if after != throws:
+            throws = after
+            say("".join(f"  {line}\n" for line in figure(throws)), traditional)
+
+
+def _ask(prompt: str, traditional: bool | str) -> str:
+    """One line typed after `prompt`; the end of input (Ctrl-D) is no cast entered (exit 2), an
+    interrupt (Ctrl-C) ends the run (130), each after a line break that keeps the message apart."""
+    from yimao.output import say
+
+    say(prompt, traditional)
+    try:
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+        line = stream.readline()
+    except KeyboardInterrupt:
+        say("\n")
+        raise
+    if not line:
+        say("\n")
+        raise NotationError("no cast entered: the input ended before the six throws were read", None, ("--hex 798788", "--toss"))
+    return line.decode(sys.stdin.encoding or "utf-8", errors="replace") if isinstance(line, bytes) else line
 
 
 @app.command(cls=_Command)

@@ -7,7 +7,7 @@ click is most of their start-up and scripts call them often (figures in docs/per
 - `yimao cast … --json` whose options are each given once, as `--name value`, `--name=value` or
   a flag (`_plain_cast`, the one hand-written reader of arguments). Any other form (--help, a
   short option run together with its value, a misspelling, a value that looks like an option, a
-  repeated option, a --day-start that is not 23 or 0, no --hex) goes to the Typer app, which
+  repeated option, a --day-start that is not 23 or 0, --toss or no --hex) goes to the Typer app, which
   reads the same options and says what is wrong; a test runs both on the same argument lists.
 
 `run` maps whatever ends a run (an error, Typer's, click's and Rich's own exits: each ends a

@@ -36,12 +36,17 @@ class OutputError(Exception):
 def err(message: str, traditional: bool | str = False) -> None:
     """A message on stderr, in the script asked for (`hanzi.script_of`), best effort: a closed,
     full or broken stderr loses the message and nothing else (the data on stdout is the product)."""
+    say(f"yimao: {message}\n", traditional)
+
+
+def say(text: str, traditional: bool | str = False) -> None:
+    """Text on stderr as it stands (a prompt, a throw), otherwise as `err`."""
     if traditional:
         from yimao.hanzi import convert, script_of
 
-        message = convert(message, script_of(traditional))
+        text = convert(text, script_of(traditional))
     try:
-        sys.stderr.write(f"yimao: {message}\n")
+        sys.stderr.write(text)
         sys.stderr.flush()
     except AttributeError:  # closed from the start (None)
         pass

@@ -14,6 +14,7 @@ from yimao.errors import NotationError, shown
 from yimao.ganzhi import EarthSchool
 from yimao.hexagram import Cast
 from yimao.pillars import FourPillars, check_unused, now, parse_moment, pillars_at, pillars_given
+from yimao.toss import GIVEN, Obtained, obtained_of
 
 
 # NamedTuples rather than frozen dataclasses: as immutable, and defining one costs a command's
@@ -31,6 +32,19 @@ class CastRequest(NamedTuple):
     use: str | None = None
     topic: str | None = None
     earth: str = "shui"
+    # How the cast was obtained (toss.HOW) and its six throws, bottom first (toss.print_throws):
+    # set by typed throws and --toss, None for a cast given (--hex, a batch line).
+    obtained: str | None = None
+    throws: str | None = None
+
+    def inputs(self) -> dict[str, Any]:
+        """The request's fields as a journal case keeps them: `obtained` and `throws` only when
+        set, so that a case cast from --hex keeps the fields (and the content hash) it had before
+        they existed."""
+        d = self._asdict()
+        if self.obtained is None and self.throws is None:
+            del d["obtained"], d["throws"]
+        return d
 
     @staticmethod
     def from_mapping(d: Mapping[str, Any]) -> "CastRequest":
@@ -69,6 +83,10 @@ def _field_value(name: str, v: Any) -> Any:
         if len(v) > 6 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
             raise NotationError(f"moving must be a list of line numbers 1-6, got {shown(v)}", v, ("[2, 5]",))
         v = ",".join(map(str, v))  # ints of 64 bits at most (orjson; `batch` refuses longer ones)
+    elif name == "throws" and isinstance(v, list):
+        if len(v) > 6 or not all(isinstance(x, str) or (isinstance(x, int) and not isinstance(x, bool) and 6 <= x <= 9) for x in v):
+            raise NotationError(f'throws must be a string or a list of six throws (7, "背字字"), got {shown(v)}', v, ('"7 背背背 8 7 8 8"',))
+        v = " ".join(map(str, v))
     elif name in ("month", "year") and isinstance(v, (int, float)) and not isinstance(v, bool):
         if not isinstance(v, int) or not -(1 << 64) < v < 1 << 64:  # 3.5, or a number too long (orjson reads it as a float)
             raise NotationError(f"{name} must be a string or a whole number of a few digits, got {shown(v)}", v)
@@ -97,6 +115,7 @@ class CastResult(NamedTuple):
     findings: tuple[Any, ...]
     stars: Any  # stars.place.ChartStars: the stars found on the chart, once
     topic: str | None
+    obtained: Obtained = GIVEN
 
 
 def earth_school(value: str) -> EarthSchool:
@@ -145,13 +164,24 @@ def read(req: CastRequest, pillars: FourPillars | None = None) -> CastResult:
     """The reading of a request; `pillars`, when given, stand for the request's moment (the
     journal re-reads a case cast for "now" at the moment it was cast)."""
     the_cast = Cast.parse(req.hex, req.moving)
+    how = GIVEN if req.obtained is None and req.throws is None else obtained_of(req.obtained, req.throws, the_cast)
     school = earth_school(req.earth)
     p = pillars if pillars is not None else resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
     chart = build_chart(the_cast, p, school)
     use = resolve_use(chart, req.use) if req.use is not None else None  # "" is given, and wrong
     analyse, find_stars, topic_filter = _engines()
     topic = topic_filter(req.topic)  # the book's topic (官司 is 词讼), which the rules read by too
-    return CastResult(chart, use, analyse(chart, use, topic), find_stars(chart, use=use, topic=topic), req.topic)
+    return CastResult(chart, use, analyse(chart, use, topic), find_stars(chart, use=use, topic=topic), req.topic, how)
+
+
+def pillars_ahead(req: CastRequest) -> FourPillars:
+    """The pillars of a request whose cast is still to be typed or thrown, its other options
+    (--use, --topic, --earth) checked by reading them on a stand-in cast: what is wrong is said
+    before the six throws, not after. A cast for now is cast at this moment, when the throwing
+    begins."""
+    p = resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
+    read(req._replace(hex="777777", moving=None, obtained=None, throws=None), p)
+    return p
 
 
 @cache
@@ -202,7 +232,7 @@ def use_note(use: Use | None) -> str | None:
 def document(result: CastResult) -> dict[str, Any]:
     """The document of `yimao cast --json`, as lists and dicts (to indent, or to put in
     traditional characters)."""
-    return _encoder()(result.chart, findings=result.findings, stars=result.stars, use=result.use)
+    return _encoder()(result.chart, findings=result.findings, stars=result.stars, use=result.use, obtained=result.obtained)
 
 
 def document_json(result: CastResult) -> bytes:

@@ -381,14 +381,17 @@ def _changed_lines(ch: Hexagram, palace: Element) -> tuple[tuple[dict[str, Any],
     return tuple(out)
 
 
-def chart_to_dict(chart: Chart, *, findings: Iterable[Any] = (), stars: Any = None, use: Use | None = None) -> dict[str, Any]:
+def chart_to_dict(chart: Chart, *, findings: Iterable[Any] = (), stars: Any = None, use: Use | None = None, obtained: Any = None) -> dict[str, Any]:
     """The document of `yimao cast --json`: the chart with the rules' findings (`Finding`s), its
-    stars (a `stars.place.ChartStars`) and its 用神."""
+    stars (a `stars.place.ChartStars`), its 用神, and how its cast was obtained (a
+    `toss.Obtained`; None for a cast given)."""
     cast, pillars, lines, features, school = chart
     star_entries = [] if stars is None else stars_to_list(stars)
     line_stars = _ids_by_line(star_entries)
     pillars, xunkong, yuepo, lunar, jie, near_jie, conventions = _calendar(pillars)
     cast_part, changed_part = _CAST_PARTS[cast]
+    if obtained is not None and obtained.throws is not None:  # typed or thrown: the throws, bottom first
+        cast_part = {**cast_part, "obtained": obtained.how, "throws": [{"value": t.value, "faces": t.faces} for t in obtained.throws]}
     hexagram = _HEXAGRAM[cast.hexagram].copy()
     hexagram["features"] = list(features)
     hexagram["lines"] = [line_to_dict(cl, line_stars.get(cl.line.position, ())) for cl in lines]
@@ -446,7 +449,8 @@ def use_to_dict(use: Use | None) -> dict[str, Any] | None:
 
 @cache
 def _cast(cast: Cast) -> dict[str, Any]:
-    return {"spec": cast.spec(), "coins": cast.coins(), "moving": sorted(cast.moving)}
+    """A cast as given (--hex, a batch line): no throws."""
+    return {"spec": cast.spec(), "coins": cast.coins(), "moving": sorted(cast.moving), "obtained": "given", "throws": None}
 
 
 # A document's `cast` and `changed_hexagram`, one lookup per cast (4096 of them), each built

@@ -42,7 +42,7 @@ class Case(NamedTuple):
     id: int | None  # None until stored
     hash: str
     question: str | None
-    inputs: dict[str, Any]  # CastRequest's fields as given
+    inputs: dict[str, Any]  # CastRequest's fields as given (`CastRequest.inputs`)
     moment_utc: str | None
     moment_local: str | None
     conventions: dict[str, Any] | None
@@ -100,7 +100,7 @@ def content_hash(inputs: dict[str, Any], question: str | None, saved_at: str) ->
 def new_case(req: CastRequest, result: CastResult, question: str | None, saved_at: str | None = None) -> Case:
     """The case of a reading just made, as `cast --save` records it."""
     doc = document(result)
-    inputs = dict(req._asdict())
+    inputs = req.inputs()
     saved_at = saved_at or now_utc()
     return Case(
         id=None,
@@ -278,7 +278,7 @@ def from_export(obj: Any) -> Case:
     and topic; a `YimaoError` saying what is wrong."""
     j = _journal_object(obj)
     req = CastRequest.from_mapping(obj)
-    inputs = dict(req._asdict())
+    inputs = req.inputs()
     question = _optional_text(j, "question")
     saved_at = _timestamp(j, "saved_at")
     if j["hash"] != content_hash(inputs, question, saved_at):  # (a hash is 64 characters: not quoted)
