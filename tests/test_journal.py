@@ -280,7 +280,7 @@ STATS_CASES = [
 
 
 def test_stats_count_a_known_set_of_cases(journal, yimao):
-    assert "no case has an outcome" in ok(yimao("journal", "stats")).decode()
+    assert "尚无卦例记应验" in ok(yimao("journal", "stats")).decode()
     for n, (args, verdict) in enumerate(STATS_CASES, 1):
         ok(yimao("cast", *args, "--save"))
         if verdict:

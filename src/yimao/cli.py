@@ -1002,7 +1002,7 @@ def journal_stats(
     json: JsonOpt = False,
 ) -> None:
     """For the cases with an outcome: how often each finding that held and each active star went
-    with 应, 不应 or 部分. Counts, not verdicts.
+    with 应, 不应 or 部分, and the share of 应, most judged first. Counts, not verdicts.
 
     \b
     Example:
@@ -1022,7 +1022,7 @@ def journal_stats(
             return
         from yimao.render import make_console, render_journal_stats
 
-        render_journal_stats(VERDICTS, totals, rows, make_console(), traditional)
+        render_journal_stats(VERDICTS, totals.counts, totals.unjudged, rows, make_console(), traditional)
 
 
 @journal_app.command("export", cls=_Command)

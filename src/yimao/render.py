@@ -1241,22 +1241,28 @@ def _compact_value(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
+def _percent(share: float | None) -> str:
+    return "—" if share is None else f"{share:.0%}"
+
+
 def render_journal_stats(
-    verdicts: Sequence[str], totals: Sequence[int], rows: Sequence[Any], console: Console, traditional: bool | str = False
+    verdicts: Sequence[str], totals: Sequence[int], unjudged: int, rows: Sequence[Any], console: Console, traditional: bool | str = False
 ) -> None:
-    """`journal stats`: a table of findings and one of stars, cases counted by verdict."""
+    """`journal stats`: a table of findings and one of stars, each row its judged cases by
+    verdict, their number and the share of 应, most judged first."""
     tr = _Script(traditional, console)
-    head = "  ".join(f"{tr(v)} {n}" for v, n in zip(verdicts, totals))
-    if not sum(totals):
-        console.print(tr("no case has an outcome yet: record one with yimao journal outcome ID --verdict 应|不应|部分"))
+    judged = sum(totals)
+    if not judged:
+        console.print(tr(f"尚无卦例记应验 (未判 {unjudged}): 以 yimao journal outcome ID --verdict 应|不应|部分 记之"))
         return
-    console.print(f"cases with an outcome: {head}")
-    for kind, title in (("finding", "findings that held"), ("star", "active stars")):
-        table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
+    counts = "  ".join(f"{v} {n}" for v, n in zip(verdicts, totals))
+    console.print(tr(f"已判卦例 {judged}: {counts}  应率 {_percent(totals[0] / judged)}  (未判 {unjudged})"))
+    for kind, title in (("finding", "成立之断"), ("star", "发动之神煞")):
+        table = Table(box=box.SIMPLE_HEAD, title=tr(title), title_justify="left", pad_edge=False)
         table.add_column("")
-        for v in verdicts:
-            table.add_column(tr(v), justify="right")
+        for header in (*verdicts, "已判", "应率"):
+            table.add_column(tr(header), justify="right", no_wrap=True)
         for r in rows:
-            if r.kind == kind:
-                table.add_row(tr(visible(r.name)), *map(str, r.counts))  # names from stored documents, which an import brought
+            if r.kind == kind:  # names from stored documents, which an import brought: shown as text
+                table.add_row(tr(visible(r.name)), *map(str, r.counts), str(r.judged), _percent(r.share))
         console.print(table)
