@@ -141,8 +141,9 @@ def test_any_question_and_note_is_shown_safely(tmp_path_factory, monkeypatch, ca
     monkeypatch.setenv("COLUMNS", "120")
 
     def run(*args: str) -> bytes:
-        monkeypatch.setattr(sys, "argv", ["yimao", *args])
-        code = launch_run([*args, "--journal", str(where)])
+        argv = [*args, "--journal", str(where)]  # (the command line read is sys.argv: without it, the user's own journal)
+        monkeypatch.setattr(sys, "argv", ["yimao", *argv])
+        code = launch_run(argv)
         out, err = capfdbinary.readouterr()
         assert code == 0 and b"Traceback" not in err, err.decode()
         return out
