@@ -949,7 +949,7 @@ def journal_show(
 @journal_app.command("note", cls=_Command)
 def journal_note(
     case: CaseArg,
-    text: Annotated[str | None, typer.Argument(help="The note: what was asked, what happened, what you saw.")] = None,
+    text: Annotated[str | None, typer.Argument(metavar="TEXT", help="The note: what was asked, what happened, what you saw.")] = None,
     edit: Annotated[
         int | None, typer.Option("--edit", metavar="N", parser=_note_number, help="Replace note N's text (N as journal show numbers them).")
     ] = None,
