@@ -236,7 +236,7 @@ def test_a_typed_cast_is_saved_and_read_again_as_entered(tmp_path):
     t.type("背字字 背背背 背背字 7 8 8", then="Enter reads it")
     t.type("")
     code, out = t.end()
-    assert code == 0 and "saved as case 1" in t.screen, t.screen
+    assert code == 0 and "已存为卦例 1" in t.screen, t.screen
     shown = json.loads(run("journal", "show", "1", "--journal", journal, "--json").stdout)
     assert shown["changes"] is None and shown["cast"] == json.loads(out)["cast"]
     assert shown["cast"]["throws"][1] == {"value": 9, "faces": "背背背"}

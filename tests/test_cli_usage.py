@@ -85,7 +85,7 @@ def test_a_passage_id_as_written(written):
         (["journal", "lst"], "yimao: error: journal: no such command: 'lst' (did you mean: list, stats?)"),
         (
             ["journal", "zzz"],
-            "yimao: error: journal: no such command: 'zzz'; the commands are delete, export, import, list, note, outcome, show, stats",
+            "yimao: error: journal: no such command: 'zzz'; the commands are delete, export, import, list, note, outcome, question, show, stats, tag",
         ),
     ],
 )

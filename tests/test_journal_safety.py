@@ -187,7 +187,7 @@ def test_the_delete_prompt_shows_the_question_as_text(journal, yimao):
     finally:
         os.close(slave)
         os.close(master)
-    assert b"delete case 1" in prompt
+    assert "删除卦例 1".encode() in prompt
     assert not re.search(rb"[\x07\x08\x1b]", prompt) and "\u202e".encode() not in prompt
     assert "问␛]0;pwned␇␛[2J␍␈<U+202E>尾" in prompt.decode()
 
@@ -202,6 +202,10 @@ def test_the_delete_prompt_shows_the_question_as_text(journal, yimao):
         (("journal", "note", "1", "caf\udce9"), "the note"),
         (("journal", "outcome", "1", "--verdict", "应", "--note", "caf\udce9"), "--note"),
         (("journal", "list", "--search", "caf\udce9"), "--search"),
+        (("journal", "list", "--tag", "caf\udce9"), "a tag"),
+        (("journal", "tag", "1", "caf\udce9"), "a tag"),
+        (("journal", "question", "1", "caf\udce9"), "the question"),
+        (("journal", "note", "1", "--edit", "1", "caf\udce9"), "the note"),
     ],
 )
 def test_text_that_is_not_utf8_is_bad_input(journal, yimao, args, says):
@@ -214,7 +218,10 @@ def test_text_that_is_not_utf8_is_bad_input(journal, yimao, args, says):
 
 
 @pytest.mark.parametrize("number", ["99999999999999999999999", "9223372036854775808", "0", "-1", "1.5", "x", "1" * 5000])
-@pytest.mark.parametrize("command", [("show",), ("note", "{}", "x"), ("delete", "{}", "--yes"), ("outcome", "{}", "--verdict", "应")])
+@pytest.mark.parametrize(
+    "command",
+    [("show",), ("note", "{}", "x"), ("delete", "{}", "--yes"), ("outcome", "{}", "--verdict", "应"), ("tag", "{}", "x"), ("question", "{}", "x")],
+)
 def test_a_case_number_out_of_range_is_bad_input(journal, yimao, command, number):
     ok(yimao("cast", *CAST, "--save"))
     args = [number if a == "{}" else a for a in command] if "{}" in command else [*command, number]
@@ -381,8 +388,8 @@ def test_a_save_whose_output_failed_is_not_made_twice(journal, yimao):
             preexec_fn=_close_stdout,
             env={**os.environ, "YIMAO_JOURNAL": str(journal)},
         )
-        assert p.returncode == 1 and b"case 1" in p.stderr
-    assert b"not saved again" in p.stderr
+        assert p.returncode == 1 and "卦例 1".encode() in p.stderr
+    assert "已存此卦此问，不再存".encode() in p.stderr
     out = ok(yimao("journal", "list", "--json"))
     assert [json.loads(x)["case"] for x in out.splitlines()] == [1]
     ok(yimao("cast", *CAST, "--save", "--question", "另一问"))  # another question is another case

@@ -52,24 +52,25 @@ def test_every_earlier_version_migrates_to_the_current_schema(tmp_path, version)
     assert len(list(cases(db))) == 1
 
 
-def _v2(db: sqlite3.Connection) -> None:
+def _later(db: sqlite3.Connection) -> None:
     """A later step, as a future version would add one: a column, filled from the stored inputs."""
     db.execute("ALTER TABLE cases ADD COLUMN day_start INTEGER")
     for number, inputs in db.execute("SELECT id, inputs FROM cases").fetchall():
         db.execute("UPDATE cases SET day_start = ? WHERE id = ?", (json.loads(inputs)["day_start"], number))
 
 
-def test_a_version_1_file_with_cases_migrates_forward(tmp_path, monkeypatch):
+def test_a_file_with_cases_migrates_forward(tmp_path, monkeypatch):
     path = tmp_path / "j.sqlite3"
     db = store.connect(path, create=True)
     assert db is not None
     for q in ("一", "二"):
         save(db, _a_case(q))
     db.close()
-    monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, _v2])
+    now = store.current_version()
+    monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, _later])
     db = store.connect(path, create=False)
     assert db is not None
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == now + 1
     assert db.execute("SELECT question, day_start FROM cases ORDER BY id").fetchall() == [("一", 23), ("二", 23)]
     assert [c.question for c in cases(db)] == ["一", "二"]  # the cases read as before
 
@@ -81,16 +82,17 @@ def test_a_failing_step_leaves_the_file_as_it_was(tmp_path, monkeypatch):
     save(db, _a_case())
     before = _schema(db)
     db.close()
+    now = store.current_version()
 
     def broken(db: sqlite3.Connection) -> None:
-        _v2(db)  # the column is added and filled …
+        _later(db)  # the column is added and filled …
         raise sqlite3.OperationalError("disk I/O error")  # … then the step fails
 
     monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, broken])
     with pytest.raises(store.JournalError, match=str(path)):
         store.connect(path, create=False)
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == 1 and _schema(raw) == before
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == now and _schema(raw) == before
     assert raw.execute("SELECT count(*) FROM cases").fetchone()[0] == 1
 
 
@@ -135,7 +137,7 @@ def test_eight_writers_at_once_lose_nothing(tmp_path):
     assert questions == {f"{w}-{i}" for w in range(8) for i in range(50)}
     assert sorted(n for (n,) in db.execute("SELECT id FROM cases")) == list(range(1, 401))
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    saved = [line for e in errors for line in e.splitlines() if "saved as case" in line]
+    saved = [line for e in errors for line in e.splitlines() if "已存为卦例" in line]
     assert sorted(int(line.rsplit(" ", 1)[1]) for line in saved) == list(range(1, 401))  # each told its own number
 
 

@@ -93,3 +93,55 @@ def test_a_schema_1_journal_counts_exports_and_imports(journal, yimao, tmp_path)
     again = [json.loads(x) for x in yimao("journal", "list", "--json", "--journal", str(fresh)).splitlines()]
     assert [e["case"] for e in again] == [1, 2, 3]
     assert json.loads(yimao("journal", "stats", "--json", "--journal", str(fresh))) == stats
+
+
+def _schema_of(path) -> list:
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        return sorted(db.execute("SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall())
+
+
+def test_the_version_1_file_migrates_to_version_2(journal, yimao, tmp_path):
+    """The file written by that yimao (journal version 1) is taken to version 2 on first opening:
+    the schema of a new file, the pillars filled from its stored documents, no tags and no edits;
+    and then it is tagged, edited and listed as a new one is."""
+    import sqlite3
+    import zlib
+
+    with sqlite3.connect(journal) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+        documents = {n: json.loads(zlib.decompress(d))["pillars"] for n, d in db.execute("SELECT id, document FROM cases")}
+    entries = [json.loads(x) for x in yimao("journal", "list", "--json").splitlines()]  # reading opens it: migrated
+    with sqlite3.connect(journal) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        stored = {n: json.loads(p) for n, p in db.execute("SELECT id, pillars FROM cases")}
+        assert db.execute("SELECT count(*) FROM tags").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM cases WHERE asked IS NOT NULL OR question_edited_at IS NOT NULL").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM notes WHERE edited_at IS NOT NULL").fetchone()[0] == 0
+    assert stored == documents == {e["case"]: e["pillars"] for e in entries}
+    assert documents[2] == {"year": None, "month": "卯", "day": "戊寅", "hour": None}
+    yimao("cast", "--hex", "离", "--month", "子", "--day", "申", "--save", "--journal", str(tmp_path / "new.sqlite3"))
+    assert _schema_of(journal) == _schema_of(tmp_path / "new.sqlite3")
+    table = yimao("journal", "list").decode()
+    assert "据四柱" in table and "卯月 戊寅日" in table and "丙午 己亥 庚戌 辛巳" in table and "2026-12-06" not in table
+    yimao("journal", "tag", "2", "讼")
+    yimao("journal", "question", "1", "问：明年可得财否")
+    yimao("journal", "note", "1", "--edit", "1", "财在五爻，已应")
+    assert [json.loads(x)["case"] for x in yimao("journal", "list", "--json", "--tag", "讼").splitlines()] == [2]
+    case = json.loads(yimao("journal", "show", "1", "--json"))
+    assert case["question_edited"]["saved"] == "问：今年可得财否" and case["notes"][0]["text"] == "财在五爻，已应"
+    yimao("journal", "import", str(DATA / "journal_v1.jsonl"))  # its export of then: the same cases, nothing undone
+    assert json.loads(yimao("journal", "show", "1", "--json")) == case
+
+
+def test_a_stored_document_that_does_not_read_leaves_its_pillars_unknown(journal, yimao):
+    """A damaged document does not stop the migration: its case lists without pillars, and is said
+    as damaged where the document is read."""
+    import sqlite3
+
+    with sqlite3.connect(journal) as db:
+        db.execute("UPDATE cases SET document = ? WHERE id = 3", (b"not zlib",))
+    entries = [json.loads(x) for x in yimao("journal", "list", "--json").splitlines()]
+    assert [e["pillars"] is None for e in entries] == [False, False, True]
+    assert "困之兑" in yimao("journal", "list").decode()

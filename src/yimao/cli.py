@@ -351,7 +351,7 @@ def cast(
     traditional: TradOpt = False,
     script: ScriptOpt = None,
     json: JsonOpt = False,
-    save: Annotated[bool, typer.Option("--save", help="Record the case in the journal (says `saved as case N` on stderr).")] = False,
+    save: Annotated[bool, typer.Option("--save", help="Record the case in the journal (says `已存为卦例 N` on stderr).")] = False,
     question: Annotated[str | None, typer.Option("--question", "-q", help="The question asked, kept with --save: 问：今年可得财否")] = None,
     journal: JournalOpt = None,
 ) -> None:
@@ -381,7 +381,7 @@ def cast(
         if (note := topic_note(req)) is not None:
             _err(f"note: {note}", traditional)
         if save:
-            _save_case(req, result, question, journal)
+            _save_case(req, result, question, journal, traditional)
         elif question is not None or journal is not None:
             raise NotationError("--question and --journal go with --save", question or journal, ("--save --question 问：今年可得财否",))
         if json:
@@ -890,20 +890,45 @@ def _case_number(text: str | int) -> int:
 CaseArg = Annotated[int, typer.Argument(metavar="ID", parser=_case_number, help="The case's number (journal list shows them).")]
 
 
-def _save_case(req, result, question: str | None, journal: str | None) -> None:
+def _note_number(text: str | int) -> int:
+    """A note's number as `journal show` lists them: 1, 2 …"""
+    if isinstance(text, int):
+        return text
+    value = small_int(text.strip(), 9)
+    if value is None or value < 1:
+        raise typer.BadParameter(f"a note's number is a whole number from 1 (journal show lists them), got {shown(text)}")
+    return value
+
+
+def _save_case(req, result, question: str | None, journal: str | None, traditional: bool | str) -> None:
     from yimao.journal.case import new_case
     from yimao.journal.records import save
     from yimao.journal.store import opened
-    from yimao.output import err
 
     with opened(journal, create=True) as db:
         assert db is not None
         saved = save(db, new_case(req, result, question))
-    err(f"saved as case {saved.number}" if saved.new else f"case {saved.number} holds this cast and question already: not saved again")
+    _err(f"已存为卦例 {saved.number}" if saved.new else f"卦例 {saved.number} 已存此卦此问，不再存", traditional)
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+def _confirm(prompt: str, traditional: bool | str) -> bool:
+    """Yes or no to `prompt` on the terminal (stderr), in the script asked for; an ended input is no."""
+    from yimao.hanzi import convert, script_of
+
+    if traditional:
+        prompt = convert(prompt, script_of(traditional))
+    try:
+        return bool(typer.confirm(prompt, default=False, err=True))
+    except typer.Abort:  # the input ended (Ctrl-D): no
+        return False
+
+
+def _no_terminal(what: str, command: str) -> NotationError:
+    return NotationError(f"no terminal to confirm the deletion of {what} on: give --yes", what, (f"{command} --yes",))
+
+
+def _has_terminal() -> bool:
+    return sys.stdin is not None and sys.stdin.isatty()
 
 
 @journal_app.command("list", cls=_Command)
@@ -912,19 +937,28 @@ def journal_list(
     hex: Annotated[
         str | None, typer.Option("--hex", autocompletion=_complete_hex, help="Only cases with this 本卦 or 之卦, or this pair: 离之乾.")
     ] = None,
-    since: Annotated[str | None, typer.Option("--since", help="Only cases cast on or after this date: 2026-01-01.")] = None,
-    until: Annotated[str | None, typer.Option("--until", help="Only cases cast on or before this date.")] = None,
+    since: Annotated[
+        str | None,
+        typer.Option("--since", help="Only cases cast for this date or later: 2026-01-01. A case cast from pillars has no date: left out."),
+    ] = None,
+    until: Annotated[str | None, typer.Option("--until", help="Only cases cast for this date or earlier (pillars alone: left out).")] = None,
+    verdict: Annotated[
+        str | None, typer.Option("--verdict", metavar="应|不应|部分|无", help="Only cases with this outcome; 无: no outcome yet.")
+    ] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Only cases with this tag; given again, with every tag given.")] = None,
     search: Annotated[str | None, typer.Option("--search", help="Only cases whose question, notes or outcome contain this text.")] = None,
     journal: JournalOpt = None,
     traditional: TradOpt = False,
     script: ScriptOpt = None,
     json: Annotated[bool, typer.Option("--json", help="JSON Lines: one case a line.")] = False,
 ) -> None:
-    """The cases of the journal: number, date, question, hexagram, 用神, outcome.
+    """The cases of the journal: number, moment (据四柱 for a case cast from pillars), 四柱,
+    hexagram, 用神, topic, outcome, question.
 
     \b
     Example:
       yimao journal list --topic 求财 --since 2026-01-01
+      yimao journal list --verdict 无 --tag 张先生
     """
     with _guard():
         traditional = _script(traditional, script)
@@ -934,8 +968,9 @@ def journal_list(
 
         if search is not None:
             search = checked(search, "--search")
+        kept = make_filter(topic, hex, since, until, search, verdict, tag or ())
         with opened(journal, create=False) as db:
-            entries = [list_entry(c) for c in cases(db, make_filter(topic, hex, since, until, search))]
+            entries = [list_entry(c) for c in cases(db, kept)]
         if json:
             from yimao.output import to_script
             from yimao.serialize import dumps
@@ -945,7 +980,7 @@ def journal_list(
             return
         from yimao.render import make_console, render_journal_list
 
-        render_journal_list(entries, make_console(), traditional)
+        render_journal_list(entries, make_console(), traditional, filtered=kept != make_filter())
 
 
 @journal_app.command("show", cls=_Command)
@@ -990,7 +1025,7 @@ def journal_show(
         changes = differences(then, now)
         if changes:
             paths = ", ".join(d["path"] for d in changes)
-            err(f"warning: yimao {__version__} reads case {case} otherwise than yimao {c.yimao_version} did when it was saved: {paths}")
+            err(f"注意: yimao {__version__} 读卦例 {case}，与存时 yimao {c.yimao_version} 所读不同: {paths}", traditional)
         fields = journal_fields(c, changes)
         if result is None or json:
             _write_json({**now, **fields}, traditional)
@@ -1010,22 +1045,120 @@ def journal_show(
 @journal_app.command("note", cls=_Command)
 def journal_note(
     case: CaseArg,
-    text: Annotated[str, typer.Argument(help="The note: what was asked, what happened, what you saw.")],
+    text: Annotated[str | None, typer.Argument(metavar="TEXT", help="The note: what was asked, what happened, what you saw.")] = None,
+    edit: Annotated[
+        int | None, typer.Option("--edit", metavar="N", parser=_note_number, help="Replace note N's text (N as journal show numbers them).")
+    ] = None,
+    delete: Annotated[
+        int | None, typer.Option("--delete", metavar="N", parser=_note_number, help="Delete note N. Asks first on a terminal; --yes in scripts.")
+    ] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="With --delete: do not ask (scripts).")] = False,
+    journal: JournalOpt = None,
+    traditional: TradOpt = False,
+    script: ScriptOpt = None,
+) -> None:
+    """Add a note to a case; or replace or delete one, by its number in journal show.
+
+    \b
+    Examples:
+      yimao journal note 12 "财在五爻，待午月"
+      yimao journal note 12 --edit 1 "财在五爻，待午月应"
+      yimao journal note 12 --delete 2
+    """
+    with _guard():
+        traditional = _script(traditional, script)
+        from yimao.journal import records
+        from yimao.journal.store import opened
+
+        _note_options(case, text, edit, delete, yes)
+        if delete is not None:
+            _delete_note(case, delete, yes, journal, traditional)
+            return
+        assert text is not None
+        text = checked(text, "the note")
+        with opened(journal, create=False) as db:
+            if edit is None:
+                records.add_note(db, case, text)
+            else:
+                records.edit_note(db, case, edit, text)
+
+
+def _note_options(case: int, text: str | None, edit: int | None, delete: int | None, yes: bool) -> None:
+    """What `journal note` was asked: a text to add, --edit N with a text, or --delete N alone."""
+    if edit is not None and delete is not None:
+        raise NotationError("give --edit N or --delete N, not both", None, (f"yimao journal note {case} --delete {delete}",))
+    if delete is not None and text is not None:
+        raise NotationError("--delete N takes no text: the note goes whole", text, (f"yimao journal note {case} --delete {delete}",))
+    if delete is None and text is None:
+        raise NotationError("missing the note's text", None, (f"yimao journal note {case} 财在五爻",))
+    if yes and delete is None:
+        raise NotationError("--yes goes with --delete", "--yes", (f"yimao journal note {case} --delete 1 --yes",))
+
+
+def _delete_note(case: int, n: int, yes: bool, journal: str | None, traditional: bool | str) -> None:
+    from yimao.journal.records import delete_note, note_at
+    from yimao.journal.store import opened
+    from yimao.usertext import visible
+
+    with opened(journal, create=False) as db:
+        note = note_at(db, case, n)
+        if not yes:
+            if not _has_terminal():
+                raise _no_terminal(f"note {n} of case {case}", f"yimao journal note {case} --delete {n}")
+            text = " ".join(note.text.split("\n"))  # one line, at most 40 characters: the prompt names the note, the note is in show
+            text = text if len(text) <= 40 else text[:39] + "…"
+            if not _confirm(f"删除卦例 {case} 笔记 {n}（{visible(note.written_at[:10])}：{visible(text)}）？", traditional):
+                _err(f"卦例 {case} 笔记 {n} 未删", traditional)
+                return
+        delete_note(db, case, n, note)
+    _err(f"已删卦例 {case} 笔记 {n}", traditional)
+
+
+@journal_app.command("question", cls=_Command)
+def journal_question(
+    case: CaseArg,
+    text: Annotated[str, typer.Argument(help="The question as it should read.")],
     journal: JournalOpt = None,
 ) -> None:
-    """Add a note to a case.
+    """Replace a case's question. The case stays the one saved (its export imports as the same
+    case), and keeps the question as saved: journal show gives both.
 
     \b
     Example:
-      yimao journal note 12 "财在五爻，待午月"
+      yimao journal question 12 "问：今年可得财否"
     """
     with _guard():
-        from yimao.journal.records import add_note
+        from yimao.journal.records import set_question
         from yimao.journal.store import opened
 
-        text = checked(text, "the note")
+        text = checked(text, "the question")
         with opened(journal, create=False) as db:
-            add_note(db, case, text)
+            set_question(db, case, text)
+
+
+@journal_app.command("tag", cls=_Command)
+def journal_tag(
+    case: CaseArg,
+    tags: Annotated[list[str], typer.Argument(metavar="TAG…", help="Tags: words to find cases by (journal list --tag).")],
+    remove: Annotated[bool, typer.Option("--remove", help="Take these tags off the case.")] = False,
+    journal: JournalOpt = None,
+) -> None:
+    """Tag a case, or take tags off it. A tag is a line of at most 32 characters, kept as typed;
+    Ab and ab are one tag.
+
+    \b
+    Examples:
+      yimao journal tag 12 求财 张先生
+      yimao journal tag 12 张先生 --remove
+    """
+    with _guard():
+        from yimao.journal.case import tag_of
+        from yimao.journal.records import add_tags, remove_tags
+        from yimao.journal.store import opened
+
+        given = [tag_of(t) for t in tags]
+        with opened(journal, create=False) as db:
+            (remove_tags if remove else add_tags)(db, case, given)
 
 
 @journal_app.command("outcome", cls=_Command)
@@ -1050,7 +1183,7 @@ def journal_outcome(
         if note is not None:
             note = checked(note, "--note")
         with opened(journal, create=False) as db:
-            set_outcome(db, case, verdict.strip(), note, day)
+            set_outcome(db, case, verdict, note, day)
 
 
 @journal_app.command("delete", cls=_Command)
@@ -1058,36 +1191,32 @@ def journal_delete(
     case: CaseArg,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask (scripts).")] = False,
     journal: JournalOpt = None,
+    traditional: TradOpt = False,
+    script: ScriptOpt = None,
 ) -> None:
-    """Delete a case with its notes and outcome. Asks first on a terminal; --yes in scripts.
+    """Delete a case with its notes, tags and outcome. Asks first on a terminal; --yes in scripts.
 
     \b
     Example:
       yimao journal delete 12
     """
     with _guard():
+        traditional = _script(traditional, script)
         from yimao.journal.records import delete, get
         from yimao.journal.store import opened
-        from yimao.output import err
         from yimao.usertext import visible
 
         with opened(journal, create=False) as db:
             c = get(db, case)
             if not yes:
-                if sys.stdin is None or not sys.stdin.isatty():
-                    raise NotationError(
-                        f"no terminal to confirm the deletion of case {case} on: give --yes", case, (f"yimao journal delete {case} --yes",)
-                    )
-                try:
-                    asked = visible(c.question) if c.question else "no question"  # as typed, but nothing a terminal would act on
-                    sure = typer.confirm(f"delete case {case} ({c.spec}: {asked})?", default=False, err=True)
-                except typer.Abort:  # the input ended (Ctrl-D): no
-                    sure = False
-                if not sure:
-                    err(f"case {case} kept")
+                if not _has_terminal():
+                    raise _no_terminal(f"case {case}", f"yimao journal delete {case}")
+                asked = visible(c.question) if c.question else "无问"  # as typed, but nothing a terminal would act on
+                if not _confirm(f"删除卦例 {case}（{c.spec}：{asked}）？", traditional):
+                    _err(f"卦例 {case} 未删", traditional)
                     return
             delete(db, case)
-        err(f"deleted case {case}")
+        _err(f"已删卦例 {case}", traditional)
 
 
 @journal_app.command("stats", cls=_Command)
@@ -1098,7 +1227,7 @@ def journal_stats(
     json: JsonOpt = False,
 ) -> None:
     """For the cases with an outcome: how often each finding that held and each active star went
-    with 应, 不应 or 部分. Counts, not verdicts.
+    with 应, 不应 or 部分, and the share of 应, most judged first. Counts, not verdicts.
 
     \b
     Example:
@@ -1118,7 +1247,7 @@ def journal_stats(
             return
         from yimao.render import make_console, render_journal_stats
 
-        render_journal_stats(VERDICTS, totals, rows, make_console(), traditional)
+        render_journal_stats(VERDICTS, totals.counts, totals.unjudged, rows, make_console(), traditional)
 
 
 @journal_app.command("export", cls=_Command)
@@ -1150,20 +1279,23 @@ def journal_export(
 def journal_import(
     file: Annotated[str, typer.Argument(help="The lines of `journal export`, or - for standard input.")],
     journal: JournalOpt = None,
+    traditional: TradOpt = False,
+    script: ScriptOpt = None,
 ) -> None:
     """Add the cases of `journal export` lines. A case already present (by its content hash) is
-    not added again; it gains the notes it lacks. All lines or none.
+    not added again; it gains the notes and tags it lacks, the outcome when it has none, and the
+    later edit of its question and notes. All lines or none.
 
     \b
     Example:
       yimao journal import cases.jsonl
     """
     with _guard():
+        traditional = _script(traditional, script)
         from itertools import chain
 
         from yimao.journal.records import export_input, import_cases, read_export
         from yimao.journal.store import opened
-        from yimao.output import err
 
         with export_input(file) as stream:
             incoming = read_export(stream, file)  # read line by line, inside the import's one transaction
@@ -1171,9 +1303,10 @@ def journal_import(
             with opened(journal, create=True) as db:
                 assert db is not None
                 done = import_cases(db, chain([] if first is None else [first], incoming))
-        err(
-            f"imported {_count(done.added, 'new case')}, {done.present} already present "
-            f"({_count(done.notes, 'note')} and {_count(done.outcomes, 'outcome')} added to them)"
+        _err(
+            f"已导入新卦例 {done.added} 个，已有 {done.present} 个"
+            f"（为之添笔记 {done.notes} 条、应验 {done.outcomes} 个、标签 {done.tags} 个，取其后改 {done.edits} 处）",
+            traditional,
         )
 
 

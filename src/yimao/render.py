@@ -1326,41 +1326,100 @@ def _compact(v: Any) -> str:
 # --- the journal ---------------------------------------------------------------------------
 
 
-def _case_date(entry: Mapping[str, Any]) -> str:
-    """A case's date: the moment it was cast for, else the day it was saved (cast from pillars)."""
-    return visible((entry["moment"] or entry["saved_at"])[:16].replace("T", " "))
+def _case_moment(entry: Mapping[str, Any]) -> str:
+    """A case's moment, local, to the minute; 据四柱 for a case cast from pillars, which has no date
+    (its time of saving is not its date)."""
+    moment = entry["moment"]
+    return visible(moment[:16].replace("T", " ")) if moment else "据四柱"
 
 
-def render_journal_list(entries: Sequence[Mapping[str, Any]], console: Console, traditional: bool | str = False) -> None:
+_PILLAR_MARKS = (("year", "年"), ("month", "月"), ("day", "日"), ("hour", "时"))
+
+
+def _case_pillars(pillars: Mapping[str, Any] | None) -> str:
+    """The four pillars as written, 丙午 己亥 庚戌 辛巳; when some are absent, those given, each
+    with its name (卯月 戊寅日), since their places no longer say which is which."""
+    given = [(v, mark) for key, mark in _PILLAR_MARKS if isinstance(v := (pillars or {}).get(key), str)]
+    if len(given) == len(_PILLAR_MARKS):
+        return visible(" ".join(v for v, _ in given))
+    return visible(" ".join(f"{v}{mark}" for v, mark in given))
+
+
+def render_journal_list(entries: Sequence[Mapping[str, Any]], console: Console, traditional: bool | str = False, filtered: bool = False) -> None:
+    """`journal list`: a row a case, the question last, where the room left is."""
     tr = _Script(traditional, console)
     if not entries:
-        console.print(tr("no cases: save one with yimao cast … --save"))
+        console.print(tr("无合此条件之卦例" if filtered else "尚无卦例: 以 yimao cast … --save 存之"))
         return
-    table = Table(box=box.SIMPLE_HEAD, title=tr("卦例"), title_justify="left", pad_edge=False)
-    for name in ("#", tr("日期"), tr("问"), tr("卦"), tr("用神"), tr("应验")):
-        table.add_column(name)
-    for e in entries:
-        texts = (e["question"], e["spec"], e["use"], e["outcome"])
-        table.add_row(str(e["case"]), _case_date(e), *(tr(visible(t or "")) for t in texts))
+    rows = [
+        [
+            str(e["case"]),
+            _case_moment(e),
+            _case_pillars(e["pillars"]),
+            *(visible(e[k] or "") for k in ("spec", "use", "topic", "outcome", "question")),
+        ]
+        for e in entries
+    ]
+    headers = ("#", "时间", "四柱", "卦", "用神", "事类", "应验", "问")
+    natural = [max(cells(h), *(cells(r[i]) for r in rows)) for i, h in enumerate(headers[:-1])]
+    moment, pillars = _list_squeeze(natural, console.width)
+    table = Table(box=box.SIMPLE_HEAD, title=tr(f"卦例 {len(entries)}"), title_justify="left", show_edge=False, padding=(0, 1, 0, 0))
+    table.add_column("#", justify="right", no_wrap=True, min_width=natural[0])
+    table.add_column(tr("时间"), width=moment, no_wrap=moment is None)
+    table.add_column(tr("四柱"), width=pillars, no_wrap=pillars is None)
+    for name, width in zip(headers[3:-1], natural[3:]):
+        table.add_column(tr(name), no_wrap=True, min_width=width)
+    table.add_column(tr("问"), ratio=1, overflow="fold")
+    for r in rows:
+        table.add_row(*map(tr, r))
     console.print(table)
 
 
+def _list_squeeze(natural: Sequence[int], width: int) -> tuple[int | None, int | None]:
+    """The widths of the moment and pillars columns of `journal list` (None: as wide as they
+    are): where the question would have less than QUESTION_ROOM cells, they take two lines (date
+    over time, two pillars over two), then the pillars one each, rather than the question ten."""
+    others = sum(natural) - natural[1] - natural[2] + 2 * len(natural)  # (a column and the two cells after it)
+    if others + natural[1] + natural[2] + QUESTION_ROOM <= width:
+        return None, None
+    moment = min(natural[1], 10)
+    for pillars in (11, 6):
+        if others + moment + pillars + QUESTION_ROOM // 2 <= width:
+            break
+    return moment, min(natural[2], pillars)
+
+
+QUESTION_ROOM = 24  # cells the question of `journal list` should have before the other columns give some up
+
+
+def _day(timestamp: str) -> str:
+    return visible(timestamp[:10])
+
+
 def render_case(fields: Mapping[str, Any], console: Console, traditional: bool | str = False) -> None:
-    """A case's own part under its chart: the question, when it was saved, notes, outcome, and
-    what this yimao reads otherwise. What the user wrote is shown `visible`."""
+    """A case's own part under its chart: the question (and the one saved, when edited), when it
+    was saved, tags, numbered notes, outcome, and what this yimao reads otherwise. What the user
+    wrote is shown `visible`."""
     tr = _Script(traditional, console)
     question = fields["question"]
     lines = [Text(tr(f"问: {visible(question)}") if question else tr("问: —"), style="bold")]
+    edit = fields.get("question_edited")
+    if edit:
+        saved_question = visible(edit["saved"]) if edit["saved"] else "—"
+        lines.append(Text(tr(f"改于 {_day(edit['at'])}，存时问: {saved_question}"), style="dim"))
     saved = fields["saved_with"]
-    lines.append(Text(f"saved {visible(fields['saved_at'][:19]).replace('T', ' ')} UTC, yimao {visible(saved['yimao_version'])}", style="dim"))
-    for n in fields["notes"]:
-        lines.append(Text(f"{visible(n['written_at'][:10])}  {tr(visible(n['text']))}"))
+    lines.append(Text(tr(f"存于 {visible(fields['saved_at'][:19]).replace('T', ' ')} UTC，yimao {visible(saved['yimao_version'])}"), style="dim"))
+    if fields.get("tags"):
+        lines.append(Text(tr("标签: " + " · ".join(visible(t) for t in fields["tags"]))))
+    for i, n in enumerate(fields["notes"], 1):
+        edited = f"  (改于 {_day(n['edited_at'])})" if n.get("edited_at") else ""
+        lines.append(Text(tr(f"{i}. {_day(n['written_at'])}  {visible(n['text'])}") + tr(edited)))
     o = fields["outcome"]
     if o is not None:
         head = tr(f"应验: {o['verdict']}") + (f"  {visible(o['date'])}" if o["date"] else "") + (f"  {tr(visible(o['note']))}" if o["note"] else "")
         lines.append(Text(head, style="bold"))
     for c in fields["changes"] or ():
-        lines.append(Text(f"read otherwise now: {visible(c['path'])}: {_compact_value(c['then'])} → {_compact_value(c['now'])}", style="yellow"))
+        lines.append(Text(tr(f"今读不同: {visible(c['path'])}: {_compact_value(c['then'])} → {_compact_value(c['now'])}"), style="yellow"))
     console.print(Panel(Group(*lines), title=tr(f"卦例 {fields['case']}"), title_align="left", box=box.ROUNDED))
 
 
@@ -1369,22 +1428,28 @@ def _compact_value(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
+def _percent(share: float | None) -> str:
+    return "—" if share is None else f"{share:.0%}"
+
+
 def render_journal_stats(
-    verdicts: Sequence[str], totals: Sequence[int], rows: Sequence[Any], console: Console, traditional: bool | str = False
+    verdicts: Sequence[str], totals: Sequence[int], unjudged: int, rows: Sequence[Any], console: Console, traditional: bool | str = False
 ) -> None:
-    """`journal stats`: a table of findings and one of stars, cases counted by verdict."""
+    """`journal stats`: a table of findings and one of stars, each row its judged cases by
+    verdict, their number and the share of 应, most judged first."""
     tr = _Script(traditional, console)
-    head = "  ".join(f"{tr(v)} {n}" for v, n in zip(verdicts, totals))
-    if not sum(totals):
-        console.print(tr("no case has an outcome yet: record one with yimao journal outcome ID --verdict 应|不应|部分"))
+    judged = sum(totals)
+    if not judged:
+        console.print(tr(f"尚无卦例记应验 (未判 {unjudged}): 以 yimao journal outcome ID --verdict 应|不应|部分 记之"))
         return
-    console.print(f"cases with an outcome: {head}")
-    for kind, title in (("finding", "findings that held"), ("star", "active stars")):
-        table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
+    counts = "  ".join(f"{v} {n}" for v, n in zip(verdicts, totals))
+    console.print(tr(f"已判卦例 {judged}: {counts}  应率 {_percent(totals[0] / judged)}  (未判 {unjudged})"))
+    for kind, title in (("finding", "成立之断"), ("star", "发动之神煞")):
+        table = Table(box=box.SIMPLE_HEAD, title=tr(title), title_justify="left", pad_edge=False)
         table.add_column("")
-        for v in verdicts:
-            table.add_column(tr(v), justify="right")
+        for header in (*verdicts, "已判", "应率"):
+            table.add_column(tr(header), justify="right", no_wrap=True)
         for r in rows:
-            if r.kind == kind:
-                table.add_row(tr(visible(r.name)), *map(str, r.counts))  # names from stored documents, which an import brought
+            if r.kind == kind:  # names from stored documents, which an import brought: shown as text
+                table.add_row(tr(visible(r.name)), *map(str, r.counts), str(r.judged), _percent(r.share))
         console.print(table)

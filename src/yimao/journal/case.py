@@ -21,14 +21,27 @@ from yimao.pipeline import CastRequest, CastResult, document, json_type, read
 from yimao.serialize import SCHEMA_VERSION, dumps
 
 VERDICTS = ("应", "不应", "部分")
+NO_VERDICT = "无"  # `journal list --verdict 无`: the cases without an outcome yet
+# The verdicts as typed in traditional characters (input is read in either script).
+_TRADITIONAL_VERDICTS = {"應": "应", "不應": "不应", "無": "无"}
 # The keys a journal case adds around the cast's document (never inside it).
-JOURNAL_KEYS = ("case", "question", "saved_at", "saved_with", "notes", "outcome", "changes")
-EXPORT_FORMAT = 1  # of the `journal` object of an exported line
+JOURNAL_KEYS = ("case", "question", "question_edited", "saved_at", "saved_with", "tags", "notes", "outcome", "changes")
+EXPORT_FORMAT = 1  # of the `journal` object of an exported line (later keys are optional in it)
+MAX_TAG = 32  # characters of a tag: a label, not a note
 
 
 class Note(NamedTuple):
     text: str
     written_at: str
+    edited_at: str | None = None  # the time of the latest edit; None: as written
+
+
+class QuestionEdit(NamedTuple):
+    """A question edited since the case was saved: the question as saved (the content hash is
+    of it, so the case stays the one saved) and when it was last edited."""
+
+    saved: str | None
+    at: str
 
 
 class Outcome(NamedTuple):
@@ -56,6 +69,9 @@ class Case(NamedTuple):
     document: bytes  # zlib of the compact JSON document
     notes: tuple[Note, ...] = ()
     outcome: Outcome | None = None
+    tags: tuple[str, ...] = ()
+    pillars: dict[str, str | None] | None = None  # the document's, for listing; None: a document a migration could not read
+    question_edit: QuestionEdit | None = None
 
     @property
     def spec(self) -> str:
@@ -88,6 +104,46 @@ def _short(name: str) -> str:
 
 def now_utc() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def verdict_of(text: str, *, none: bool = False) -> str:
+    """A verdict as typed (应, 不应, 部分, in either script; with `none`, 无 too: no outcome yet)."""
+    verdict = _TRADITIONAL_VERDICTS.get(text.strip(), text.strip())
+    known = (*VERDICTS, NO_VERDICT) if none else VERDICTS
+    if verdict not in known:
+        raise NotationError(f"unknown verdict {shown(text)}", text, known)
+    return verdict
+
+
+def tag_of(text: str) -> str:
+    """A tag as kept: the text trimmed, one line of 1 to MAX_TAG characters, case as given."""
+    from yimao.usertext import checked
+
+    tag = checked(text, "a tag").strip()
+    if not tag:
+        raise NotationError("an empty tag: give its text", text, ("yimao journal tag 12 求财",))
+    if tag.splitlines() != [tag]:
+        raise NotationError(f"a tag is one line, got {shown(text)}", text)
+    if len(tag) > MAX_TAG:
+        raise NotationError(f"a tag is at most {MAX_TAG} characters, got {len(tag)}: {shown(text)}", text)
+    return tag
+
+
+def tag_key(tag: str) -> str:
+    """What tells tags apart, as the journal compares them (SQLite's NOCASE): ASCII letters in
+    either case are one (Work, work), every other character as it is."""
+    return "".join(c.lower() if c.isascii() else c for c in tag)
+
+
+def edited_later(incoming: str | None, kept: str | None) -> bool:
+    """Whether an edit made at `incoming` is later than one made at `kept` (None: never edited,
+    earlier than any edit): an import takes a question's or a note's text when it was edited later."""
+    if incoming is None:
+        return False
+    if kept is None:
+        return True
+    a, b = _instant(incoming), _instant(kept)
+    return a is not None and b is not None and a > b
 
 
 def content_hash(inputs: dict[str, Any], question: str | None, saved_at: str) -> str:
@@ -125,6 +181,7 @@ class AsRead(NamedTuple):
     changed: str | None
     use_spec: str | None
     topic: str | None
+    pillars: dict[str, str | None]
 
 
 def as_read(req: CastRequest, result: CastResult, doc: dict[str, Any]) -> AsRead:
@@ -142,6 +199,7 @@ def as_read(req: CastRequest, result: CastResult, doc: dict[str, Any]) -> AsRead
         changed=changed["name"] if changed else None,
         use_spec=req.use,
         topic=result.stars.topic,
+        pillars={k: doc["pillars"][k] for k in ("year", "month", "day", "hour")},
     )
 
 
@@ -219,12 +277,19 @@ def journal_fields(case: Case, changes: list[dict[str, Any]] | None) -> dict[str
     return {
         "case": case.id,
         "question": case.question,
+        "question_edited": _question_edited(case),
         "saved_at": case.saved_at,
         "saved_with": {"yimao_version": case.yimao_version, "schema_version": case.schema_version},
+        "tags": list(case.tags),
         "notes": [n._asdict() for n in case.notes],
         "outcome": None if case.outcome is None else case.outcome._asdict(),
         "changes": changes or None,
     }
+
+
+def _question_edited(case: Case) -> dict[str, Any] | None:
+    e = case.question_edit
+    return None if e is None else {"saved": e.saved, "at": e.at}
 
 
 def list_entry(case: Case) -> dict[str, Any]:
@@ -234,6 +299,7 @@ def list_entry(case: Case) -> dict[str, Any]:
         "case": case.id,
         "saved_at": case.saved_at,
         "moment": case.moment_local,
+        "pillars": case.pillars,
         "question": case.question,
         "hexagram": case.hexagram,
         "changed_hexagram": case.changed,
@@ -242,6 +308,7 @@ def list_entry(case: Case) -> dict[str, Any]:
         "topic": case.topic,
         "outcome": None if case.outcome is None else case.outcome.verdict,
         "notes": len(case.notes),
+        "tags": list(case.tags),
     }
 
 
@@ -267,6 +334,8 @@ def export_line(case: Case) -> dict[str, Any]:
             "notes": [n._asdict() for n in case.notes],
             "outcome": None if case.outcome is None else case.outcome._asdict(),
             "document": base64.b64encode(case.document).decode("ascii"),  # zlib, as stored: what was seen then
+            "tags": list(case.tags),
+            "question_edited": _question_edited(case),
         },
     }
 
@@ -280,9 +349,10 @@ def from_export(obj: Any) -> Case:
     req = CastRequest.from_mapping(obj)
     inputs = req.inputs()
     question = _optional_text(j, "question")
+    edit = _question_edit(j.get("question_edited"))
     saved_at = _timestamp(j, "saved_at")
-    if j["hash"] != content_hash(inputs, question, saved_at):  # (a hash is 64 characters: not quoted)
-        raise NotationError("journal.hash must be the SHA-256 of the case's inputs, question and time of saving, and is not", j["hash"])
+    if j["hash"] != content_hash(inputs, question if edit is None else edit.saved, saved_at):  # (a hash is 64 characters: not quoted)
+        raise NotationError("journal.hash must be the SHA-256 of the case's inputs, question as saved and time of saving, and is not", j["hash"])
     schema_version = _schema_version(j)
     stored = _document_bytes(j, schema_version)
     moment_utc, moment_local = _moment(j["moment"])
@@ -304,6 +374,8 @@ def from_export(obj: Any) -> Case:
         document=stored,
         notes=_notes(j["notes"]),
         outcome=_outcome(j["outcome"]),
+        tags=_tags(j.get("tags", [])),
+        question_edit=edit,
     )
     return _read_again(req, case)
 
@@ -321,7 +393,7 @@ _EXPORT_KEYS = (
     "notes",
     "outcome",
     "document",
-)
+)  # and, since the journal's schema 2, `tags` and `question_edited`: optional, as earlier exports lack them
 # A time of saving, writing or recording, as `now_utc` gives it (the date first: lists read it).
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d{1,6})?)?(?:Z|[+-]\d\d:\d\d)", re.ASCII)
 _DAY = re.compile(r"\d{4}-\d\d-\d\d", re.ASCII)
@@ -440,8 +512,40 @@ def _notes(v: Any) -> tuple[Note, ...]:
         where = f"journal.notes[{i}]"
         if not (isinstance(n, dict) and isinstance(n.get("text"), str) and n["text"].strip()):
             raise NotationError(f'{where} must be {{"text": …, "written_at": …}} with a text, got {shown(n)}', n)
-        notes.append(Note(n["text"], _timestamp(n, "written_at", where)))
+        edited = None if n.get("edited_at") is None else _timestamp(n, "edited_at", where)
+        notes.append(Note(n["text"], _timestamp(n, "written_at", where), edited))
     return tuple(notes)
+
+
+def _tags(v: Any) -> tuple[str, ...]:
+    """The tags of a line: each as `journal tag` keeps one (trimmed, one line, not too long), once."""
+    if not isinstance(v, list):
+        raise NotationError(f"journal.tags must be an array, got {json_type(v)}", v)
+    seen: set[str] = set()
+    for i, t in enumerate(v):
+        where = f"journal.tags[{i}]"
+        if not isinstance(t, str):
+            raise NotationError(f"{where} must be a string, got {json_type(t)}", t)
+        try:
+            kept = tag_of(t)
+        except NotationError as e:
+            raise NotationError(f"{where}: {e.message}", t) from None
+        if kept != t:
+            raise NotationError(f"{where} must be a tag as kept, trimmed: {shown(kept)}, got {shown(t)}", t)
+        if tag_key(t) in seen:
+            raise NotationError(f"{where} repeats a tag: {shown(t)}", t)
+        seen.add(tag_key(t))
+    return tuple(v)
+
+
+def _question_edit(v: Any) -> QuestionEdit | None:
+    """A line's `question_edited`: null (or absent, in earlier exports) for a question as saved."""
+    if v is None:
+        return None
+    where = "journal.question_edited"
+    if not (isinstance(v, dict) and set(v) == {"saved", "at"}):
+        raise NotationError(f'{where} must be {{"saved": …, "at": …}} or null, got {shown(v)}', v)
+    return QuestionEdit(_optional_text(v, "saved", where), _timestamp(v, "at", where))
 
 
 def _outcome(o: Any) -> Outcome | None:
@@ -485,7 +589,7 @@ def _read_again(req: CastRequest, case: Case) -> Case:
         wanted = differences(read.conventions, case.conventions)
         path, want, got = (wanted[0]["path"], wanted[0]["then"], wanted[0]["now"]) if wanted else _extra(case.conventions, read.conventions)
         raise NotationError(f"journal.conventions.{path} must be {shown(want)} for this request at its moment, got {shown(got)}", got)
-    return case._replace(hexagram=read.hexagram, changed=read.changed, use_spec=read.use_spec, topic=read.topic)
+    return case._replace(hexagram=read.hexagram, changed=read.changed, use_spec=read.use_spec, topic=read.topic, pillars=read.pillars)
 
 
 def _extra(stored: Any, read: Any) -> tuple[str, Any, Any]:
