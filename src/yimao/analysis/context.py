@@ -14,10 +14,10 @@ again.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from yimao.analysis.by_topic import topic_targets
-from yimao.analysis.finding import Member
+from yimao.analysis.finding import Member, TargetRef
 from yimao.chart import Actor, Chart, ChartLine, Source, Use, use_in
 from yimao.ganzhi import Branch, Element, GanZhi
 from yimao.hexagram import Cast, Hexagram, Line, Relative
@@ -60,9 +60,9 @@ class Target(NamedTuple):
     def member(self) -> Member:
         return Member(self.branch, self.source, self.position, self.role)
 
-    def head(self) -> dict[str, Any]:
-        """What the details of every finding on this target start with."""
-        return {"target": self.role, "hidden": self.hidden, "position": self.position, "branch": self.branch.value}
+    def ref(self) -> TargetRef:
+        """This target as the details of a finding on it name it."""
+        return TargetRef(self.role, self.hidden, self.position, self.branch)
 
     def by(self, branch: Branch) -> tuple[Actor, ...]:
         """The sources of `branch` acting on this target, in order."""
