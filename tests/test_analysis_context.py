@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import pytest
 
 from yimao.analysis.context import rule_context, targets
@@ -37,7 +39,7 @@ def test_targets_and_sources_against_the_lines():
     for chart, use in _charts():
         ctx = rule_context(chart, use)
         changes = {cl.position: (cl.changed.branch, Source.BIANYAO, cl.position) for cl in chart.lines if cl.moving}
-        assert ctx.changes == changes
+        assert ctx.changes == changes and type(ctx.changes) is MappingProxyType  # shared by the charts of a cast
         shi = chart.shi_line
         want = []
         if use is not None and use.positions:

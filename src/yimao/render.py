@@ -1020,10 +1020,10 @@ def _star_head(star: Any, tr: Callable[[str], str]) -> Text:
     return t
 
 
-def _table_grid(table: dict[str, Any], tr: Callable[[str], str], title: str) -> Table:
+def _table_grid(table: Mapping[str, Any], tr: Callable[[str], str], title: str) -> Table:
     grid = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
     keys = list(table)
-    nested = keys and isinstance(table[keys[0]], dict)
+    nested = keys and isinstance(table[keys[0]], Mapping)
     if nested:
         inner = list(table[keys[0]])
         grid.add_column("")

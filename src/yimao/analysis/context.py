@@ -13,7 +13,9 @@ again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import NamedTuple
 
 from yimao.analysis.by_topic import topic_targets
@@ -84,7 +86,7 @@ class RuleContext(NamedTuple):
     shi: ChartLine
     ying: ChartLine
     base: tuple[Actor, ...]  # what acts on every line: 日, 月, the moving lines in chart order
-    changes: dict[int, Actor]  # each moving line's 变爻, by its position
+    changes: Mapping[int, Actor]  # each moving line's 变爻, by its position
     targets: tuple[Target, ...]
 
 
@@ -140,16 +142,19 @@ def pillar_actors(day: Branch | None, month: Branch | None) -> tuple[Actor, ...]
 
 
 @lru_cache(maxsize=4096)  # the 4096 casts
-def moving_lines(cast: Cast) -> tuple[tuple[Actor, ...], dict[int, Actor]]:
+def moving_lines(cast: Cast) -> tuple[tuple[Actor, ...], Mapping[int, Actor]]:
     """The moving lines of `cast` as sources, in chart order, and each one's 变爻 by its position
-    (a 变爻 is the line of the changed hexagram there). The dict is shared: never changed."""
+    (a 变爻 is the line of the changed hexagram there)."""
     h, moving = cast
     changed = cast.changed
     positions = sorted(moving)
     lines = tuple([Actor(h.lines[p - 1].branch, Source.DONGYAO, p) for p in positions])
     if changed is None:
-        return lines, {}
-    return lines, {p: Actor(changed.lines[p - 1].branch, Source.BIANYAO, p) for p in positions}
+        return lines, _NO_CHANGES
+    return lines, MappingProxyType({p: Actor(changed.lines[p - 1].branch, Source.BIANYAO, p) for p in positions})
+
+
+_NO_CHANGES: Mapping[int, Actor] = MappingProxyType({})
 
 
 def _branch(pillar: GanZhi | Branch | None) -> Branch | None:

@@ -11,7 +11,9 @@ sound, the others when neither 旬空 nor 月破.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 from typing import NamedTuple
 
 from yimao.analysis.context import RuleContext, lines_of, rule_context
@@ -108,11 +110,10 @@ def juhui(chart: Chart, use: Use | None = None, ctx: RuleContext | None = None) 
 
 
 @lru_cache(maxsize=4096)  # the 4096 casts
-def line_entries(cast: Cast) -> tuple[dict[Branch, list[tuple[Source, int]]], frozenset[Branch]]:
+def line_entries(cast: Cast) -> tuple[Mapping[Branch, tuple[tuple[Source, int], ...]], frozenset[Branch]]:
     """What the lines bring to the 局, by branch, in chart order: each line (static or moving),
     the 变爻 of a moving one, and the 伏神 it lifts (「发动飞爻而相挈」), with their positions; and
-    the branches that move, which alone make a 局 (会): the moving lines, 变爻 and lifted 伏神.
-    Both are shared: never changed."""
+    the branches that move, which alone make a 局 (会): the moving lines, 变爻 and lifted 伏神."""
     h, moving = cast
     changed = cast.changed
     under = {hl.position: hl for hl in h.hidden}
@@ -133,7 +134,7 @@ def line_entries(cast: Cast) -> tuple[dict[Branch, list[tuple[Source, int]]], fr
             b = under[p].branch
             out.setdefault(b, []).append((Source.FUSHEN, p))
             active.add(b)
-    return out, frozenset(active)
+    return MappingProxyType({b: tuple(entries) for b, entries in out.items()}), frozenset(active)
 
 
 def _worth_a_finding(n_present: int, n_active: int, hung: bool) -> bool:
@@ -147,14 +148,14 @@ def _worth_a_finding(n_present: int, n_active: int, hung: bool) -> bool:
 
 
 def _finding(
-    ctx: RuleContext, entries: dict[Branch, list[tuple[Source, int]]], element: Element, two_active: bool, use_element: Element | None
+    ctx: RuleContext, entries: Mapping[Branch, tuple[tuple[Source, int], ...]], element: Element, two_active: bool, use_element: Element | None
 ) -> Finding:
     states = []
     members: list[Member] = []
     hung_on: list[str] = []
     best = []  # each role's best active source (动爻, then 变爻, then 伏神), which makes the type
     for name, b in zip(ROLES, SANHE[element]):
-        state, role_members, words, rank = _role(ctx, name, b, entries.get(b, []))
+        state, role_members, words, rank = _role(ctx, name, b, entries.get(b, ()))
         states.append(state)
         members += role_members
         hung_on += words
@@ -193,7 +194,7 @@ def _finding(
     )
 
 
-def _role(ctx: RuleContext, name: str, b: Branch, by_lines: list[tuple[Source, int]]) -> tuple[RoleState, list[Member], list[str], int]:
+def _role(ctx: RuleContext, name: str, b: Branch, by_lines: tuple[tuple[Source, int], ...]) -> tuple[RoleState, list[Member], list[str], int]:
     """The role `name` of a 局, its branch `b` filled by the lines as `by_lines`: its state; its
     members, the 日 and 月 first; the words saying the 日 or 月 hangs on it; the rank of its best
     active source in ACTIVE (3: none)."""
