@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from yimao.analysis.finding import HaiDetails, Member, Relation, ShiyingHaiDetails
 from yimao.analysis.hai import RULE, kind_of, liuhai_findings, shi_ying
-from yimao.chart import build_chart, resolve_use
+from yimao.chart import Source, build_chart, resolve_use
 from yimao.ganzhi import BRANCHES, Branch, liuhai
 from yimao.hexagram import HEXAGRAMS, Cast
 from yimao.pillars import pillars_given
@@ -23,7 +24,8 @@ def test_only_four_hexagrams_have_shi_ying_hai():
     for h in HEXAGRAMS:
         f = shi_ying(build_chart(Cast(h)))
         if f is not None:
-            found[h.short_name] = (f.kind, f.details["direction"])
+            assert isinstance(f.details, ShiyingHaiDetails) and f.details.target == "世应"
+            found[h.short_name] = (f.kind, f.details.direction)
     assert found == {
         "姤": ("生害", "应生世"),
         "恒": ("生害", "应生世"),  # 世 酉, 应 戌: 戌生酉
@@ -37,35 +39,39 @@ def test_shi_ying_is_reported_with_or_without_use():
     for use in (None, resolve_use(chart, "官")):
         f = liuhai_findings(chart, use)[0]
         assert f.rule == RULE and f.holds and f.reasons == ("世应相害", "应克世")
-        assert f.details["weight"] == "重"
+        assert isinstance(f.details, ShiyingHaiDetails) and f.details.weight == "重"
         assert "6.12" in {q.passage for q in f.text}
+    # 小畜 世 子 (line 1) and 应 未 (line 4), in 寅月 on a 寅 day: 未克子 first, then each with the 日 and 月
+    shi, ying = Member(Branch.ZI, Source.JINGYAO, 1, "世"), Member(Branch.WEI, Source.JINGYAO, 4, "应")
+    assert f.details.relations[0] == Relation("克", ying, shi)
 
 
 def test_ke_hai_on_the_shi():
     # 小畜 世 子 on a 未 day: "彼克我者，彼刚而我柔，力被制尔" (6.12)
     chart = build_chart(Cast.parse("小畜"), pillars_given(month="子", day="辛未"))
-    f = [f for f in liuhai_findings(chart) if f.details["target"] == "世"][0]
-    assert f.kind == "克害" and f.details["direction"] == "彼克我" and f.details["weight"] == "重"
+    f = [f for f in liuhai_findings(chart) if isinstance(f.details, HaiDetails) and f.details.target.role == "世"][0]
+    assert f.kind == "克害" and f.details.direction == "彼克我" and f.details.weight == "重"
     assert any("彼克我者" in q.original for q in f.text)
     # 比 世 卯 on a 辰 day: 我克彼
     chart = build_chart(Cast.parse("比"), pillars_given(month="子", day="戊辰"))
     (g,) = liuhai_findings(chart)
-    assert g.kind == "克害" and g.details["direction"] == "我克彼"
+    assert g.kind == "克害" and g.details.direction == "我克彼"
 
 
 def test_sheng_hai_on_the_use():
     # 困之兑 用财 寅 化 巳: "心恶而面好，外悦而内仇，此相生之害也" (6.12)
     chart = build_chart(Cast.parse("困之兑"), pillars_given(month="酉", day="庚申"))
     (f,) = liuhai_findings(chart, resolve_use(chart, "财"))
-    assert f.kind == "生害" and f.details["direction"] == "我生彼" and f.details["target"] == "用/世"
+    assert f.kind == "生害" and f.details.direction == "我生彼" and f.details.target.role == "用/世"
+    assert f.details.relations[0] == Relation("生", f.members[0], f.members[1])  # 寅木生巳火
     assert [(m.branch.value, m.source.value, m.role) for m in f.members] == [("寅", "动爻", "用/世"), ("巳", "变爻", "害")]
 
 
 def test_hidden_use_hai():
     # 屯 用财: 午 伏 under line 3; a 丑 day 害 it
     chart = build_chart(Cast.parse("屯"), pillars_given(month="寅", day="乙丑"))
-    f = [f for f in liuhai_findings(chart, resolve_use(chart, "财")) if f.details["target"] == "用"][0]
-    assert f.details["hidden"] and "用神不上卦，取伏神" in f.reasons and f.kind == "生害"
+    f = [f for f in liuhai_findings(chart, resolve_use(chart, "财")) if isinstance(f.details, HaiDetails) and f.details.target.role == "用"][0]
+    assert f.details.target.hidden and "用神不上卦，取伏神" in f.reasons and f.kind == "生害"
 
 
 def test_no_pillars():

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from yimao.analysis.finding import JuhuiDetails, JuhuiRole
 from yimao.analysis.juhui import RULE, juhui
 from yimao.chart import Source, build_chart, resolve_use
-from yimao.ganzhi import Element
+from yimao.ganzhi import Branch, Element, Vigour
 from yimao.hexagram import Cast
 from yimao.pillars import pillars_given
 
@@ -13,9 +14,9 @@ def _ju(spec: str, element: str, use: str | None = None, **pillars):
     chart = build_chart(Cast.parse(spec), pillars_given(**pillars))
     u = resolve_use(chart, use) if use else None
     found = [f for f in juhui(chart, u) if f.element is Element(element)]
-    assert len(found) == 1, [f.to_dict() for f in juhui(chart, u)]
+    assert len(found) == 1, juhui(chart, u)
     f = found[0]
-    assert f.rule == RULE
+    assert f.rule == RULE and isinstance(f.details, JuhuiDetails)
     return f
 
 
@@ -31,9 +32,10 @@ def test_dong_hui_qian_zhi_jiji():
     assert {("寅", "月", None, "始"), ("寅", "动爻", 2, "始"), ("午", "动爻", 4, "中"), ("戌", "日", None, "终"), ("戌", "动爻", 6, "终")} == _roles(
         f
     )
-    assert f.details["strength"] == "力大" and f.details["xuan"] == "悬始"
-    assert f.details["is_use"] is True
-    assert f.details["vigour"] == "相"
+    assert f.details.strength == "力大" and f.details.xuan == "悬始"
+    assert f.details.use is not None and f.details.use.is_use is True and f.details.use.element is Element.HUO
+    assert f.details.vigour is Vigour.XIANG
+    assert (f.details.ri, f.details.yue) == ("终", "始")
     assert "6.06" in {q.passage for q in f.text}
 
 
@@ -44,7 +46,7 @@ def test_bian_hui_dun_zhi_qian():
     # the 寅 is the day, the 变爻 of line 2, and the 伏神 under it: the 变爻 decides the type
     assert {("寅", "日", None, "始"), ("寅", "变爻", 2, "始"), ("寅", "伏神", 2, "始")} <= _roles(f)
     assert ("戌", "月", None, "终") in _roles(f)
-    assert f.details["xuan"] == "悬始"  # 日 at 始, 月 at 终: 悬始 prevails
+    assert f.details.xuan == "悬始"  # 日 at 始, 月 at 终: 悬始 prevails
 
 
 # "伏会如卯建戊寅日，用父得大畜之离是也" (6.06); "伏得生者其局真 … 午伏寅者是也" (6.07)
@@ -53,8 +55,8 @@ def test_fu_hui_dachu_zhi_li():
     assert f.holds and f.kind == "伏会"
     assert f.relative.value == "父母"
     assert ("午", "伏神", 2, "中") in _roles(f)
-    assert f.details["zhen"] is True and "伏得生" in f.reasons
-    assert f.details["is_use"] is True
+    assert f.details.zhen is True and "伏得生" in f.reasons
+    assert f.details.use is not None and f.details.use.is_use is True
 
 
 # "如戌建己酉日，用官得谦之泰，以戌月午变寅爻当成火局，然寅值空，乃失其始，戌月悬午，是墓非生，
@@ -64,7 +66,8 @@ def test_qian_zhi_tai_does_not_form():
     assert not f.holds and f.kind == "变会"
     assert f.reasons[:2] == ("变失始", "悬终")
     assert "始神寅旬空" in f.reasons
-    assert f.details["xuan"] == "悬终" and f.details["sound"]["始"] is False
+    assert f.details.xuan == "悬终" and f.details.roles[0] == JuhuiRole("始", Branch.YIN, True, False)
+    assert f.details.strength is None and f.details.xuan_reading is None  # it does not form
     assert {"6.07"} <= {q.passage for q in f.text}
 
 
@@ -73,9 +76,9 @@ def test_lv_zhi_kui_forms():
     f = _ju("履之睽", "水", "财", month="申", day="甲辰")
     assert f.holds and f.kind == "伏会"
     assert f.relative.value == "妻财"
-    assert f.details["xuan"] == "悬始" and f.details["xuan_reading"] == "吉"
-    assert f.details["zhen"] is True
-    assert f.details["vigour"] in ("旺", "相")
+    assert f.details.xuan == "悬始" and f.details.xuan_reading == "吉"
+    assert f.details.zhen is True
+    assert f.details.vigour in (Vigour.WANG, Vigour.XIANG)
     assert ("申", "月", None, "始") in _roles(f) and ("子", "伏神", 5, "中") in _roles(f)
 
 
@@ -95,18 +98,18 @@ def test_shizhu_zhong_absent():
 # "伤其始者，局会之力小，伤其终者，局会之力存，终始不伤。局会之力大矣。" (6.05)
 def test_strength():
     small = _ju("乾之讼", "水", month="子", day="甲戌")  # 申 static and 空; 月 子 at 中
-    assert small.holds and small.kind == "动会" and small.details["strength"] == "力小"
-    assert small.details["xuan"] == "悬中" and small.details["xuan_reading"] is None
+    assert small.holds and small.kind == "动会" and small.details.strength == "力小"
+    assert small.details.xuan == "悬中" and small.details.xuan_reading is None
     kept = _ju("乾之遁", "火", month="子", day="庚午")  # 戌 空; 日 午 at 中
-    assert kept.holds and kept.details["strength"] == "力存" and "终神戌旬空" in kept.reasons
+    assert kept.holds and kept.details.strength == "力存" and "终神戌旬空" in kept.reasons
     big = _ju("乾之遁", "水", month="子", day="甲子")
-    assert big.holds and big.details["strength"] == "力大" and big.details["xuan"] == "悬中"
+    assert big.holds and big.details.strength == "力大" and big.details.xuan == "悬中"
 
 
 def test_xuan_zhong_formed_when_the_shi_is_sound():
     # 日 戌 at the 终 only, but the 始 寅 moves and is sound: 悬终 (凶) yet formed
     f = _ju("乾之既济", "火", day="戌")
-    assert f.holds and f.details["xuan"] == "悬终" and f.details["xuan_reading"] == "凶"
+    assert f.holds and f.details.xuan == "悬终" and f.details.xuan_reading == "凶"
 
 
 def test_one_active_member_is_not_enough():

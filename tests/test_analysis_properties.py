@@ -13,12 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from yimao.analysis.finding import JuhuiDetails
 from yimao.analysis.run import RULES, analyse
 from yimao.chart import USE_CHOICES, Source, build_chart, resolve_use
 from yimao.ganzhi import BRANCHES, CYCLE, EarthSchool
 from yimao.hexagram import Relative, all_casts
 from yimao.pillars import FourPillars
-from yimao.texts import passage
+from yimao.serialize import finding_to_dict
+from yimao.texts import Quote, passage
 
 CASTS = tuple(all_casts())
 USES = (None, "官", "财", "父", "兄", "孙", "世", "应", "3")
@@ -43,6 +45,14 @@ def _quote_ok(passage_id: str, original: str, vernacular: str) -> bool:
     return ok
 
 
+def _parts(value):
+    """Every value inside a finding's details, depth first (a NamedTuple is a tuple of its fields)."""
+    yield value
+    if isinstance(value, tuple) and not isinstance(value, Quote):
+        for v in value:
+            yield from _parts(v)
+
+
 def _violations(chart, use, findings) -> list[str]:
     """Every invariant a list of findings must satisfy; the names of those it breaks."""
     bad = []
@@ -62,15 +72,15 @@ def _violations(chart, use, findings) -> list[str]:
         for q in f.text:
             if not _quote_ok(q.passage, q.original, q.vernacular):
                 bad.append("quote")
-        for key in ("readings", "verdict_text", "severity"):
-            v = f.details.get(key)
-            for r in [v] if isinstance(v, dict) else v or ():
-                if not _quote_ok(r["passage"], r["original"], r["vernacular"]):
-                    bad.append("detail quote")
+        for v in _parts(f.details):
+            if isinstance(v, Quote) and not _quote_ok(*v):
+                bad.append("detail quote")
+            if isinstance(v, (dict, list, set)):
+                bad.append("mutable detail")
         if f.rule == "局会" and f.holds:
             if not any(m.source in (Source.RI, Source.YUE) for m in f.members):
                 bad.append("局 without 日/月")  # 凡局必得日月有一在局
-            if f.details["sound"]["中"] is not True:
+            if not isinstance(f.details, JuhuiDetails) or f.details.roles[1].sound is not True:
                 bad.append("局 with a hurt 中神")
         if f.rule == "助鬼伤身" and f.holds:
             if shi.relative is not Relative.XIONGDI:
@@ -83,7 +93,11 @@ def _violations(chart, use, findings) -> list[str]:
         for m in f.members:
             if (m.position is None) != (m.source in (Source.RI, Source.YUE)):
                 bad.append("member position")
-    doc = [f.to_dict() for f in findings]
+    try:
+        hash(findings)  # immutable through and through: kept and shared by caches
+    except TypeError:
+        bad.append("unhashable")
+    doc = [finding_to_dict(f) for f in findings]
     if json.loads(json.dumps(doc, ensure_ascii=False)) != doc:
         bad.append("not JSON-ready")
     return bad
@@ -154,6 +168,8 @@ def test_never_an_exception(sweep):
         "助鬼伤身 without a day",
         "真刑 without a source both 刑 and 冲",
         "member position",
+        "mutable detail",
+        "unhashable",
         "not JSON-ready",
         "nondeterministic",
     ],

@@ -11,7 +11,7 @@ B = Branch.parse
 
 
 def _short(rels):
-    return [f"{r['from']['branch']}{r['relation']}{r['to']['branch']}" for r in rels]
+    return [f"{r.from_.branch.value}{r.kind}{r.to.branch.value}" for r in rels]
 
 
 def test_the_book_example_pair_with_its_day_and_month():
@@ -21,8 +21,8 @@ def test_the_book_example_pair_with_its_day_and_month():
     rels = around_hai(target, by, B("申"), B("酉"))
     # 木生火; 申冲寅, 金克木; 巳申合, 火克金; 酉金克寅木; 巳火克酉金
     assert _short(rels) == ["寅生巳", "寅冲申", "申克寅", "巳合申", "巳克申", "酉克寅", "巳克酉"]
-    assert rels[1]["to"] == {"branch": "申", "source": "日", "position": None, "role": "日"}
-    assert rels[0]["from"]["role"] == "用/世" and rels[0]["to"]["role"] == "害"
+    assert rels[1].to == Member(B("申"), Source.RI, None, "日")
+    assert rels[0].from_.role == "用/世" and rels[0].to.role == "害"
 
 
 def test_a_hai_from_the_day_is_related_to_the_target_once():
@@ -42,7 +42,7 @@ def test_between_is_each_relation_once_in_its_direction_over_all_pairs():
     for x in BRANCHES:
         for y in BRANCHES:
             a, b = Member(x, Source.JINGYAO, 1, "a"), Member(y, Source.JINGYAO, 2, "b")
-            kinds = [r["relation"] for r in between(a, b)]
+            kinds = [r.kind for r in between(a, b)]
             assert ("合" in kinds) == ((x.index + y.index) % 12 == 1)
             assert ("冲" in kinds) == (abs(x.index - y.index) == 6)
             same = x.element is y.element

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from yimao.analysis.context import rule_context, targets
+from yimao.analysis.finding import MukaiDetails, SanxingDetails, TargetRef, WoxingDetails, XingDetails
 from yimao.analysis.mukai import RULE as RULE_MU
 from yimao.analysis.mukai import mukai
 from yimao.analysis.xing import RULE, sanxing
@@ -42,10 +43,12 @@ def test_zhen_xing_kun_zhi_dui():
     assert f.rule == RULE and f.holds and f.lines == (1,)
     assert ("寅", "动爻", 1, "用/世") in _members(f)
     assert ("申", "日", None, "刑冲") in _members(f)  # the day both 刑 and 冲 the 用 寅
-    assert f.details["weight"] == "重"
+    assert isinstance(f.details, XingDetails) and f.details.weight == "重"
+    assert f.details.target == TargetRef("用/世", False, 1, Branch.YIN)
     assert "6.10" in {q.passage for q in f.text}
     # and with 寅 化 巳 and the 申 day, 寅巳申 are all there
-    assert any(g.kind == "三刑全" and g.holds for g in found)
+    (full,) = [g for g in found if g.kind == "三刑全"]
+    assert full.holds and full.details == SanxingDetails(TargetRef("用/世", False, 1, Branch.YIN), "寅巳申", None)
 
 
 def test_xing_chong_from_different_sources():
@@ -58,9 +61,9 @@ def test_xing_chong_from_different_sources():
 def test_self_xing_and_wuli():
     # "辰午酉亥之自刑" and "卯子子卯之无礼刑" (6.09): one pair is already a 刑
     (f,) = _xing("坤", month="子", day="癸酉")  # 世 酉, 酉 day
-    assert f.kind == "刑" and f.details["name"] == "自刑"
+    assert f.kind == "刑" and isinstance(f.details, XingDetails) and f.details.name == "自刑" and f.details.weight == "轻"
     (g,) = _xing("比", month="子", day="甲子")  # 世 卯, 子 month and day
-    assert g.kind == "刑" and g.details["name"] == "无礼之刑" and len(g.members) == 3
+    assert g.kind == "刑" and g.details.name == "无礼之刑" and len(g.members) == 3
 
 
 def test_the_use_xing_its_source_does_not_count():
@@ -68,13 +71,14 @@ def test_the_use_xing_its_source_does_not_count():
     (f,) = _xing("乾", month="子", day="辛未")
     assert not f.holds and f.reasons[0] == "我刑彼"
     assert ("未", "日", None, "受刑") in _members(f)
+    assert f.details == WoxingDetails(TargetRef("世", False, 6, Branch.XU), "丑戌未")
 
 
 def test_hidden_use():
     # 屯 (坎宫) has no 妻财: its 午 伏 under line 3; the 午 day 刑 it, the 子 month 冲 it
     found = _xing("屯", "财", month="子", day="庚午")
-    f = next(f for f in found if f.details["target"] == "用")
-    assert f.kind == "刑冲并见" and f.details["hidden"] is True
+    f = next(f for f in found if f.details.target.role == "用")
+    assert f.kind == "刑冲并见" and f.details.target.hidden is True
     assert "用神不上卦，取伏神" in f.reasons
     assert ("午", "伏神", 3, "用") in _members(f)
 
@@ -100,9 +104,10 @@ def test_static_lines_do_not_act():
 def test_shi_xing_grave_readings():
     # "官克世而问讼，五克世而问疏，若世刑而大凶也" (6.10): 离 世 巳 (兄弟) with a 鬼 亥; 寅 day 刑 巳
     (f,) = _xing("离", month="子", day="甲寅")
-    assert f.holds and f.details["target"] == "世"
-    assert [g["topic"] for g in f.details["grave"]] == ["讼"]
-    assert {r["topic"] for r in f.details["readings"]} >= {"身命", "婚姻", "功名", "疾病"}  # 宦 is 功名, 病 疾病
+    assert f.holds and isinstance(f.details, XingDetails) and f.details.target.role == "世"
+    assert [g.topic for g in f.details.grave] == ["讼"]
+    assert {r.topic for r in f.details.readings} >= {"身命", "婚姻", "功名", "疾病"}  # 宦 is 功名, 病 疾病
+    assert f.details.readings[-1].topic == "谁遇"  # who meets a 刑 (the note of 6.10)
 
 
 def test_no_pillars_never_crash():
@@ -117,25 +122,26 @@ def test_no_pillars_never_crash():
 def test_mu_heavy():
     # 讼之蒙: 世 午 化 戌 (化墓); the 丑 day 刑 the 戌, the 辰 month 冲 it
     (f,) = mukai(_chart("讼之蒙", month="辰", day="乙丑"))
-    assert f.rule == RULE_MU and f.holds and f.kind == "墓开" and f.details["weight"] == "重"
-    assert f.details["holder"] == "化墓" and f.details["tomb"] == "戌"
+    assert f.rule == RULE_MU and f.holds and f.kind == "墓开" and isinstance(f.details, MukaiDetails) and f.details.weight == "重"
+    assert f.details.holder == "化墓" and f.details.tomb is Branch.XU
     assert ("丑", "日", None, "刑") in _members(f) and ("辰", "月", None, "冲") in _members(f)
 
 
 def test_mu_light():
     (f,) = mukai(_chart("讼之蒙", month="子", day="乙丑"))
-    assert f.kind == "墓开" and f.details["weight"] == "轻"
+    assert f.kind == "墓开" and f.details.weight == "轻"
 
 
 def test_mu_chong():
     # 乾 世 戌 (土, 墓 辰) in 辰月 on a 戌 day: the month holds the 墓, the day 冲 it
     (f,) = mukai(_chart("乾", month="辰", day="甲戌"))
-    assert f.kind == "冲开" and f.holds and f.details["holder"] == "入月墓"
+    assert f.kind == "冲开" and f.holds and f.details.holder == "入月墓"
 
 
 def test_mu_closed():
     (f,) = mukai(_chart("讼之蒙", month="子", day="甲子"))
     assert f.kind == "墓闭" and not f.holds and "无刑冲" in f.reasons
+    assert isinstance(f.details, MukaiDetails) and f.details.weight is None
 
 
 def test_mu_only_for_the_targets_acting_sources():
@@ -143,5 +149,5 @@ def test_mu_only_for_the_targets_acting_sources():
     # (line 2 化 丑) does not open the moving 戌 — a 变爻 acts on its own line only
     chart = _chart("乾之既济", month="寅", day="戊戌")
     found = mukai(chart, resolve_use(chart, "官"))
-    assert [f.details["holder"] for f in found] == ["入日墓", "入动墓"]
+    assert [f.details.holder for f in found] == ["入日墓", "入动墓"]
     assert all(f.kind == "墓闭" for f in found)

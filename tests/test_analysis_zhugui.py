@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from yimao.analysis.finding import Ghost, SpiritReading, ZhuguiDetails
 from yimao.analysis.zhugui import RULE, zhugui
-from yimao.chart import Source, build_chart, resolve_use
+from yimao.chart import Source, Spirit, build_chart, resolve_use
+from yimao.ganzhi import Branch, Vigour
 from yimao.hexagram import Cast
 from yimao.pillars import pillars_given
 
@@ -29,7 +31,8 @@ def test_the_models_hold(spec, day, ghost, shi):
     assert f.relative.value == "官鬼"
     roles = {(m.role, m.source, m.position) for m in f.members}
     assert ("日", Source.RI, None) in roles and ("鬼", Source.JINGYAO, ghost) in roles and ("世", Source.JINGYAO, shi) in roles
-    assert f.details["changsheng"] == day and f.details["true_changsheng"]
+    d = f.details
+    assert isinstance(d, ZhuguiDetails) and d.changsheng is Branch.parse(day) and d.true_changsheng and d.harm is not None
     # a bare-branch day: 旬空 cannot be judged, and the finding says so
     assert "未给日干，旬空未判" in f.reasons
     assert "未给月建，月破与世旺相未判" in f.reasons
@@ -43,7 +46,7 @@ def test_not_a_true_changsheng(spec, day):
     assert f is not None and not f.holds
     assert "非真生" in f.reasons
     assert "6.02" in {q.passage for q in f.text}
-    assert not f.details["true_changsheng"]
+    assert isinstance(f.details, ZhuguiDetails) and not f.details.true_changsheng and f.details.harm is None
 
 
 def test_ge_has_two_earth_ghosts_reported_together():
@@ -79,7 +82,8 @@ def test_shi_wangxiang():
     _, f = _one("离", month="卯", day="申")
     assert f is not None and not f.holds
     assert f.reasons[0] == "世旺相"
-    assert f.details["shi"]["vigour"] == "相"
+    assert isinstance(f.details, ZhuguiDetails) and f.details.shi.vigour is Vigour.XIANG
+    assert f.details.harm is None  # everything else holds: no reading of a harm not done
 
 
 def test_shi_kong_or_po_is_no_exemption():
@@ -129,10 +133,13 @@ def test_reading_by_use(use, verdict):
     chart = build_chart(Cast.parse("离"), pillars_given(day="申"))
     u = resolve_use(chart, use) if use else None
     (f,) = zhugui(chart, u)
-    assert f.holds and f.details["verdict"] == verdict
-    topics = {r["topic"] for r in f.details["readings"]}
+    assert isinstance(f.details, ZhuguiDetails) and f.details.harm is not None
+    harm = f.details.harm
+    assert f.holds and harm.verdict == verdict
+    topics = {r.topic for r in harm.readings}
     assert {"身命", "男娶", "功名", "词讼", "疾病", "投军", "避祸"} <= topics
-    assert f.details["severity"]["original"].startswith("静迟动速")
+    assert harm.severity.original.startswith("静迟动速")
+    assert harm.topic_reading is None  # no topic asked
 
 
 def test_severity_moving_and_vigour():
@@ -140,8 +147,9 @@ def test_severity_moving_and_vigour():
     chart = build_chart(Cast.parse("离", [3]), pillars_given(month="子", day="甲申"))
     (f,) = zhugui(chart)
     assert f.holds
-    (g,) = f.details["ghosts"]
-    assert g == {"position": 3, "branch": "亥", "moving": True, "vigour": "旺", "speed": "动速", "size": "旺大"}
+    assert isinstance(f.details, ZhuguiDetails)
+    (g,) = f.details.ghosts
+    assert g == Ghost(3, Branch.HAI, True, Vigour.WANG, "动速", "旺大")
     assert any(m.source is Source.DONGYAO and m.role == "鬼" for m in f.members)
 
 
@@ -149,7 +157,9 @@ def test_spirit_on_the_ghost():
     # 戊申日: 勾陈 on line 1, so line 3 has 白虎 — "临虎见丧"
     chart = build_chart(Cast.parse("离"), pillars_given(day="戊申"))
     (f,) = zhugui(chart)
-    assert f.details["spirits"] == [{"position": 3, "spirit": "白虎", "reading": "见丧"}]
+    assert isinstance(f.details, ZhuguiDetails) and f.details.harm is not None
+    assert f.details.harm.spirits == (SpiritReading(3, Spirit.BAIHU, "见丧"),)
+    assert f.details.harm.spirit_text is not None and f.details.harm.spirit_text.original.startswith("鬼临雀起非")
 
 
 def test_no_finding_when_nothing_came_near():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from typing import IO, Any, NamedTuple, cast
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, cast
 
 from rich import box
 from rich.console import Console, Group
@@ -21,6 +21,9 @@ from yimao.hanzi import convert, script_of
 from yimao.hexagram import Hexagram
 from yimao.pillars import FourPillars
 from yimao.usertext import visible, xml_safe
+
+if TYPE_CHECKING:
+    from yimao.analysis.finding import Finding, Member
 
 YANG = "▅▅▅▅▅"
 YIN = "▅▅ ▅▅"
@@ -791,27 +794,26 @@ def _finding_head(f: Any, rule: str, tr: Callable[[str], str], width: int, reaso
     return _pieces_text(pieces, width, indent="    ")
 
 
-def _party(m: dict[str, Any]) -> str:
+def _party(m: Member) -> str:
     """A party of a relation as a table names it: a line by its branch, the 日 and 月 as 日申, 月酉."""
-    return m["branch"] if m["position"] is not None else m["source"] + m["branch"]
+    return m.branch.value if m.position is not None else m.source.value + m.branch.value
 
 
-def _finding_notes(f: Any, tr: Callable[[str], str], width: int, dim: bool, explain: bool) -> list[Text]:
+def _finding_notes(f: Finding, tr: Callable[[str], str], width: int, dim: bool, explain: bool) -> list[Text]:
     """What a finding carries under its head besides its quotes: the reading of the topic asked
     (docs/rules.md §6), and with `explain`, round a 六害, the 合冲生克 to weigh it by
     (「然亦必兼合冲生克而考之」)."""
+    from yimao.analysis.finding import relations_of, topic_reading_of  # loaded with the findings
+
     out: list[Text] = []
-    details = f.details
-    reading = details.get("topic_reading")
+    reading = topic_reading_of(f.details)
     if reading is not None:
-        q = reading["text"]
-        out.extend(
-            _indented(f"{tr(reading['topic'])}：「{tr(q['original'])}」 {q['passage']}", width, "dim italic" if dim else "italic", "    ▸ ", "      ")
-        )
-    relations = details.get("relations") if explain else None
+        q = reading.text
+        out.extend(_indented(f"{tr(reading.topic)}：「{tr(q.original)}」 {q.passage}", width, "dim italic" if dim else "italic", "    ▸ ", "      "))
+    relations = relations_of(f.details) if explain else ()
     if relations:
         pieces = [("    " + tr("合冲生克"), "dim")]  # the first line's indent in its first piece
-        pieces += [(tr(f"{_party(r['from'])}{r['relation']}{_party(r['to'])}"), "dim" if dim else "") for r in relations]
+        pieces += [(tr(f"{_party(r.from_)}{r.kind}{_party(r.to)}"), "dim" if dim else "") for r in relations]
         out.extend(_pieces_text(pieces, width, indent="      "))
     return out
 
@@ -1146,10 +1148,10 @@ def _star_head(star: Any, tr: Callable[[str], str]) -> Text:
     return t
 
 
-def _table_grid(table: dict[str, Any], tr: Callable[[str], str], title: str) -> Table:
+def _table_grid(table: Mapping[str, Any], tr: Callable[[str], str], title: str) -> Table:
     grid = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
     keys = list(table)
-    nested = keys and isinstance(table[keys[0]], dict)
+    nested = keys and isinstance(table[keys[0]], Mapping)
     if nested:
         inner = list(table[keys[0]])
         grid.add_column("")

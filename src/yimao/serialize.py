@@ -31,6 +31,22 @@ from yimao.pillars import DateContext, FourPillars
 from yimao.solar_terms import Jie
 
 if TYPE_CHECKING:
+    from yimao.analysis.by_topic import TopicReading
+    from yimao.analysis.finding import (
+        Details,
+        Finding,
+        HaiDetails,
+        JuhuiDetails,
+        Member,
+        MukaiDetails,
+        Relation,
+        SanxingDetails,
+        ShiyingHaiDetails,
+        TargetRef,
+        WoxingDetails,
+        XingDetails,
+        ZhuguiDetails,
+    )
     from yimao.stars.catalogue import FixedName, Star
     from yimao.texts import Passage
 
@@ -414,25 +430,186 @@ def chart_to_dict(chart: Chart, *, findings: Iterable[Any] = (), stars: Any = No
     )
 
 
-def finding_to_dict(f: Any) -> dict[str, Any]:
-    """A rule's `Finding` (analysis.finding), read by its fields' names."""
+def finding_to_dict(f: Finding) -> dict[str, Any]:
+    """A rule's `Finding` (analysis.finding), its details as their family writes them."""
     return {
         "rule": f.rule,
         "holds": f.holds,
         "kind": f.kind,
-        "element": None if f.element is None else f.element.value,
-        "relative": None if f.relative is None else f.relative.value,
+        "element": None if f.element is None else f.element._value_,
+        "relative": None if f.relative is None else f.relative._value_,
         "lines": list(f.lines),
-        "members": [_member_dict(m) for m in f.members],
+        "members": [*map(_MEMBER.__getitem__, f.members)],
         "reasons": list(f.reasons),
-        "text": [q.to_dict() for q in f.text],
-        "details": f.details,
+        "text": [*_QUOTES[f.text]],
+        "details": details_to_dict(f.details),
     }
 
 
-def _member_dict(m: Any) -> dict[str, Any]:
+def _member_dict(m: Member) -> dict[str, Any]:
     """A branch taking part in a finding (analysis.finding.Member)."""
-    return {"branch": m.branch.value, "source": m.source.value, "position": m.position, "role": m.role}
+    return {"branch": m.branch._value_, "source": m.source._value_, "position": m.position, "role": m.role}
+
+
+def _relation(r: Relation) -> dict[str, Any]:
+    """A 合, 冲, 生 or 克 round a 六害 (the schema's `relation`)."""
+    return {"relation": r.kind, "from": _MEMBER[r.from_], "to": _MEMBER[r.to]}
+
+
+def _topic_reading(r: TopicReading) -> dict[str, Any]:
+    """The book's reading of a rule for the topic asked (the schema's `topic_reading`)."""
+    return {"topic": r.topic, "matter": r.matter, "reading": r.reading, "text": r.text.to_dict()}
+
+
+# The parts of findings that many charts share, each written once, by its value (documents are
+# read-only): a member, a tuple of sentences, the readings of a rule by topic, a 合冲生克, the
+# reading of a topic, a grave. Bounded by construction: 12 branches × 6 sources × 7 positions ×
+# the rules' few roles, and the rules' own sentences.
+_MEMBER = _Memo(_member_dict)
+_QUOTES = _Memo(lambda text: tuple([q.to_dict() for q in text]))
+_TOPIC_TEXTS = _Memo(lambda readings: tuple([{"topic": r.topic, **r.text.to_dict()} for r in readings]))
+_RELATION = _Memo(_relation)
+_TOPIC_READING = _Memo(_topic_reading)
+_GRAVE = _Memo(lambda g: {"topic": g.topic, "reading": g.reading, **g.text.to_dict()})
+
+
+# --- a finding's details, one function a family ------------------------------------------------
+
+
+def details_to_dict(d: Details) -> dict[str, Any]:
+    """A finding's `details`, by the family of its value (analysis.finding)."""
+    return _details_writers()[type(d)](d)
+
+
+@cache
+def _details_writers() -> dict[type, Any]:
+    """The writer of each family's details, by its type: the rules' module is imported when a
+    document first has findings, not by every command that writes JSON."""
+    from yimao.analysis import finding as fd
+
+    return {
+        fd.ZhuguiDetails: _zhugui_details,
+        fd.JuhuiDetails: _juhui_details,
+        fd.XingDetails: _xing_details,
+        fd.SanxingDetails: _sanxing_details,
+        fd.WoxingDetails: _woxing_details,
+        fd.MukaiDetails: _mukai_details,
+        fd.HaiDetails: _hai_details,
+        fd.ShiyingHaiDetails: _shiying_hai_details,
+    }
+
+
+def _zhugui_details(d: ZhuguiDetails) -> dict[str, Any]:
+    shi = d.shi
+    out = {
+        "changsheng": d.changsheng._value_,
+        "true_changsheng": d.true_changsheng,
+        "ghosts": [
+            {
+                "position": g.position,
+                "branch": g.branch._value_,
+                "moving": g.moving,
+                "vigour": None if g.vigour is None else g.vigour._value_,
+                "speed": g.speed,
+                "size": g.size,
+            }
+            for g in d.ghosts
+        ],
+        "shi": {"position": shi.position, "branch": shi.branch._value_, "vigour": None if shi.vigour is None else shi.vigour._value_},
+    }
+    harm = d.harm
+    if harm is not None:
+        out["use"] = harm.use
+        out["verdict"] = harm.verdict
+        out["verdict_text"] = [*_QUOTES[harm.verdict_text]]
+        out["severity"] = harm.severity.to_dict()
+        out["readings"] = [*_TOPIC_TEXTS[harm.readings]]
+        out["topic_reading"] = None if harm.topic_reading is None else _TOPIC_READING[harm.topic_reading]
+        if harm.spirit_text is not None:
+            out["spirits"] = [{"position": s.position, "spirit": s.spirit._value_, "reading": s.reading} for s in harm.spirits]
+            out["spirit_text"] = harm.spirit_text.to_dict()
+    return out
+
+
+def _juhui_details(d: JuhuiDetails) -> dict[str, Any]:
+    roles = d.roles
+    out = {
+        "roles": {r.name: r.branch._value_ for r in roles},
+        "present": {r.name: r.present for r in roles},
+        "sound": {r.name: r.sound for r in roles},
+        "ri": d.ri,
+        "yue": d.yue,
+        "xuan": d.xuan,
+        "vigour": None if d.vigour is None else d.vigour._value_,
+    }
+    use = d.use
+    if use is not None:
+        out["use_element"] = use.element._value_
+        out["is_use"] = use.is_use
+        out["to_use"] = use.relation
+    if d.zhen:
+        out["zhen"] = True
+    if d.strength is not None:  # a 局 that forms
+        out["strength"] = d.strength
+        out["xuan_reading"] = d.xuan_reading
+    return out
+
+
+def _target(t: TargetRef) -> dict[str, Any]:
+    """What the details of a finding on a target (三刑, 墓开, 六害) start with."""
+    return {"target": t.role, "hidden": t.hidden, "position": t.position, "branch": t.branch._value_}
+
+
+def _xing_details(d: XingDetails) -> dict[str, Any]:
+    out = _target(d.target)
+    out["name"] = d.name
+    out["weight"] = d.weight
+    out["severity"] = [*_QUOTES[d.severity]]
+    out["readings"] = [*_TOPIC_TEXTS[d.readings]]
+    out["topic_reading"] = None if d.topic_reading is None else _TOPIC_READING[d.topic_reading]
+    if d.grave:
+        out["grave"] = [*map(_GRAVE.__getitem__, d.grave)]
+    return out
+
+
+def _sanxing_details(d: SanxingDetails) -> dict[str, Any]:
+    out = _target(d.target)
+    out["name"] = d.name
+    out["topic_reading"] = None if d.topic_reading is None else _TOPIC_READING[d.topic_reading]
+    return out
+
+
+def _woxing_details(d: WoxingDetails) -> dict[str, Any]:
+    out = _target(d.target)
+    out["name"] = d.name
+    return out
+
+
+def _mukai_details(d: MukaiDetails) -> dict[str, Any]:
+    out = _target(d.target)
+    out["tomb"] = d.tomb._value_
+    out["holder"] = d.holder
+    out["weight"] = d.weight
+    return out
+
+
+def _hai_details(d: HaiDetails) -> dict[str, Any]:
+    out = _target(d.target)
+    out["direction"] = d.direction
+    out["weight"] = d.weight
+    out["severity"] = [*_QUOTES[d.severity]]
+    out["relations"] = [*map(_RELATION.__getitem__, d.relations)]
+    return out
+
+
+def _shiying_hai_details(d: ShiyingHaiDetails) -> dict[str, Any]:
+    return {
+        "target": d.target,
+        "direction": d.direction,
+        "weight": d.weight,
+        "severity": [*_QUOTES[d.severity]],
+        "relations": [*map(_RELATION.__getitem__, d.relations)],
+    }
 
 
 def use_to_dict(use: Use | None) -> dict[str, Any] | None:

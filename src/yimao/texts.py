@@ -44,21 +44,6 @@ class Quote(NamedTuple):
         return {"passage": self.passage, "original": self.original, "vernacular": self.vernacular}
 
 
-class _QuoteDicts(dict):
-    """`Quote.to_dict` of every quote `quote` returns, built once, for read-only documents (a
-    chart's findings cite nine sentences or so, nearly always the same few): QUOTE_DICTS[q].
-    Bounded by construction: only `quote` adds to it, and its quotes are the program's own
-    sentences. Any other quote gets a fresh dict, not kept."""
-
-    __slots__ = ()
-
-    def __missing__(self, q: Quote) -> dict[str, str]:
-        return q.to_dict()
-
-
-QUOTE_DICTS = _QuoteDicts()
-
-
 @cache
 def raw_text() -> str:
     from yimao.data import read_text
@@ -101,9 +86,7 @@ def quote(original: str, vernacular: str | None = None) -> Quote:
         if original in p.original:
             if vernacular is not None and vernacular not in p.vernacular:
                 raise AssertionError(f"not in the rendering of {p.id}: {vernacular!r}")
-            q = Quote(p.id, original, vernacular if vernacular is not None else p.vernacular)
-            QUOTE_DICTS[q] = q.to_dict()
-            return q
+            return Quote(p.id, original, vernacular if vernacular is not None else p.vernacular)
     raise AssertionError(f"not a verbatim quote of volume {VOLUME}: {original!r}")
 
 

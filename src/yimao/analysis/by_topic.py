@@ -15,9 +15,9 @@ mapping and the readings chosen.
 
 # No `from __future__ import annotations` here: typing.NamedTuple compiles each string field
 # annotation at class creation, a cost every start of the program would pay.
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from yimao.texts import QUOTE_DICTS, Quote, quote
+from yimao.texts import Quote, quote
 
 
 class TopicReading(NamedTuple):
@@ -30,8 +30,13 @@ class TopicReading(NamedTuple):
     reading: str
     text: Quote
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"topic": self.topic, "matter": self.matter, "reading": self.reading, "text": QUOTE_DICTS[self.text]}
+
+class TopicText(NamedTuple):
+    """A sentence of the book reading a rule for some kinds of question, as a finding lists it:
+    under the first topic it reads."""
+
+    topic: str
+    text: Quote
 
 
 def _reading(topic: str, matter: str, reading: str, original: str, vernacular: str) -> TopicReading:
@@ -172,13 +177,12 @@ def topic_targets(topic: str | None, use_relative: str | None = None) -> Targets
     return TARGETS.get(t, DEFAULT_TARGETS) if t is not None else DEFAULT_TARGETS
 
 
-def listed(table: dict[str, TopicReading]) -> tuple[dict[str, str], ...]:
-    """The readings of a table as a finding lists them, each sentence once (under its first
-    topic): {"topic", "passage", "original", "vernacular"}."""
-    seen: dict[str, dict[str, str]] = {}
+def listed(table: dict[str, TopicReading]) -> tuple[TopicText, ...]:
+    """The readings of a table as a finding lists them, each sentence once (under its first topic)."""
+    seen: dict[str, TopicText] = {}
     for r in table.values():
         if r.text.original not in seen:
-            seen[r.text.original] = {"topic": r.topic, **QUOTE_DICTS[r.text]}
+            seen[r.text.original] = TopicText(r.topic, r.text)
     return tuple(seen.values())
 
 
@@ -191,6 +195,7 @@ __all__ = [
     "ZHUGUI",
     "listed",
     "TopicReading",
+    "TopicText",
     "Targets",
     "side",
     "topic_targets",

@@ -13,11 +13,13 @@ again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from types import MappingProxyType
+from typing import NamedTuple
 
 from yimao.analysis.by_topic import topic_targets
-from yimao.analysis.finding import Member
+from yimao.analysis.finding import Member, TargetRef
 from yimao.chart import Actor, Chart, ChartLine, Source, Use, use_in
 from yimao.ganzhi import Branch, Element, GanZhi
 from yimao.hexagram import Cast, Hexagram, Line, Relative
@@ -60,9 +62,9 @@ class Target(NamedTuple):
     def member(self) -> Member:
         return Member(self.branch, self.source, self.position, self.role)
 
-    def head(self) -> dict[str, Any]:
-        """What the details of every finding on this target start with."""
-        return {"target": self.role, "hidden": self.hidden, "position": self.position, "branch": self.branch.value}
+    def ref(self) -> TargetRef:
+        """This target as the details of a finding on it name it."""
+        return TargetRef(self.role, self.hidden, self.position, self.branch)
 
     def by(self, branch: Branch) -> tuple[Actor, ...]:
         """The sources of `branch` acting on this target, in order."""
@@ -84,7 +86,7 @@ class RuleContext(NamedTuple):
     shi: ChartLine
     ying: ChartLine
     base: tuple[Actor, ...]  # what acts on every line: 日, 月, the moving lines in chart order
-    changes: dict[int, Actor]  # each moving line's 变爻, by its position
+    changes: Mapping[int, Actor]  # each moving line's 变爻, by its position
     targets: tuple[Target, ...]
 
 
@@ -140,16 +142,19 @@ def pillar_actors(day: Branch | None, month: Branch | None) -> tuple[Actor, ...]
 
 
 @lru_cache(maxsize=4096)  # the 4096 casts
-def moving_lines(cast: Cast) -> tuple[tuple[Actor, ...], dict[int, Actor]]:
+def moving_lines(cast: Cast) -> tuple[tuple[Actor, ...], Mapping[int, Actor]]:
     """The moving lines of `cast` as sources, in chart order, and each one's 变爻 by its position
-    (a 变爻 is the line of the changed hexagram there). The dict is shared: never changed."""
+    (a 变爻 is the line of the changed hexagram there)."""
     h, moving = cast
     changed = cast.changed
     positions = sorted(moving)
     lines = tuple([Actor(h.lines[p - 1].branch, Source.DONGYAO, p) for p in positions])
     if changed is None:
-        return lines, {}
-    return lines, {p: Actor(changed.lines[p - 1].branch, Source.BIANYAO, p) for p in positions}
+        return lines, _NO_CHANGES
+    return lines, MappingProxyType({p: Actor(changed.lines[p - 1].branch, Source.BIANYAO, p) for p in positions})
+
+
+_NO_CHANGES: Mapping[int, Actor] = MappingProxyType({})
 
 
 def _branch(pillar: GanZhi | Branch | None) -> Branch | None:

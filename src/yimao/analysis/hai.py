@@ -7,10 +7,8 @@ other four 生害.
 
 from __future__ import annotations
 
-from typing import Any
-
 from yimao.analysis.context import RuleContext, Target, as_member, lines_of, rule_context
-from yimao.analysis.finding import Finding, Member
+from yimao.analysis.finding import Finding, HaiDetails, Member, Relation, ShiyingHaiDetails
 from yimao.analysis.relations import around_hai
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation
@@ -27,7 +25,7 @@ Q_USE = quote("三刑六害，当别用爻，非以卦象云尔。", "三刑与�
 Q_WEIGHT = quote("大抵六害重克害，克害重用爻世爻，及应克世", "大体说来，六害之中以克害为重；克害之中又以落在用爻、世爻上以及应爻克世爻的为重")
 Q_PROMPT = quote("若姤恒小畜益卦，虽存六害之名，当察其用而权之", "像《姤》《恒》《小畜》《益》这些卦，虽有六害之名，仍应察看用神而加以斟酌")
 
-_WEIGHT = (Q_WEIGHT.to_dict(), Q_LIGHT.to_dict())
+_WEIGHT = (Q_WEIGHT, Q_LIGHT)
 
 
 def kind_of(a: Branch, b: Branch) -> str:
@@ -88,13 +86,13 @@ def _shi_ying(shi: ChartLine, ying: ChartLine, day: Branch | None, month: Branch
         (shi_m, ying_m),
         ("世应相害", relation),
         (Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
-        {
-            "target": "世应",
-            "direction": relation,
-            "weight": "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
-            "severity": [*_WEIGHT],
-            "relations": [*around_hai(shi_m, ying_m, day, month)],  # 然亦必兼合冲生克而考之
-        },
+        ShiyingHaiDetails(
+            "世应",
+            relation,
+            "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
+            _WEIGHT,
+            around_hai(shi_m, ying_m, day, month),  # 然亦必兼合冲生克而考之
+        ),
     )
 
 
@@ -113,7 +111,7 @@ def hai_on(ctx: RuleContext, t: Target) -> Finding | None:
     d = _direction(by[0].branch, t.branch)
     me = t.member()
     members = [as_member(a, "害") for a in by]
-    relations: list[dict[str, Any]] = []  # 然亦必兼合冲生克而考之: round each source of the 害, with the 日 and the 月
+    relations: tuple[Relation, ...] = ()  # 然亦必兼合冲生克而考之: round each source of the 害, with the 日 and the 月
     for m in members:
         relations += around_hai(me, m, ctx.day, ctx.month)
     return Finding(
@@ -126,14 +124,8 @@ def hai_on(ctx: RuleContext, t: Target) -> Finding | None:
         (me, *members),
         (*[f"{a.source.value}{a.branch.value}害{t.role}" for a in by], d, *t.notes),
         (Q_LAW, _DIRECTION_TEXT[d], Q_USE),
-        {
-            **t.head(),
-            "direction": d,
-            # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世 (or the 用 a topic names)
-            "weight": "重" if kind == "克害" else "轻",
-            "severity": [*_WEIGHT],
-            "relations": relations,
-        },
+        # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世 (or the 用 a topic names)
+        HaiDetails(t.ref(), d, "重" if kind == "克害" else "轻", _WEIGHT, relations),
     )
 
 

@@ -11,11 +11,13 @@ sound, the others when neither 旬空 nor 月破.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, NamedTuple
+from types import MappingProxyType
+from typing import NamedTuple
 
 from yimao.analysis.context import RuleContext, lines_of, rule_context
-from yimao.analysis.finding import Finding, Member
+from yimao.analysis.finding import Finding, JuhuiDetails, JuhuiRole, JuhuiUse, Member
 from yimao.chart import Chart, Source, Use
 from yimao.ganzhi import SANHE, Branch, Element, changsheng, element_relation, vigour
 from yimao.hexagram import Cast, Relative
@@ -108,11 +110,10 @@ def juhui(chart: Chart, use: Use | None = None, ctx: RuleContext | None = None) 
 
 
 @lru_cache(maxsize=4096)  # the 4096 casts
-def line_entries(cast: Cast) -> tuple[dict[Branch, list[tuple[Source, int]]], frozenset[Branch]]:
+def line_entries(cast: Cast) -> tuple[Mapping[Branch, tuple[tuple[Source, int], ...]], frozenset[Branch]]:
     """What the lines bring to the 局, by branch, in chart order: each line (static or moving),
     the 变爻 of a moving one, and the 伏神 it lifts (「发动飞爻而相挈」), with their positions; and
-    the branches that move, which alone make a 局 (会): the moving lines, 变爻 and lifted 伏神.
-    Both are shared: never changed."""
+    the branches that move, which alone make a 局 (会): the moving lines, 变爻 and lifted 伏神."""
     h, moving = cast
     changed = cast.changed
     under = {hl.position: hl for hl in h.hidden}
@@ -133,7 +134,7 @@ def line_entries(cast: Cast) -> tuple[dict[Branch, list[tuple[Source, int]]], fr
             b = under[p].branch
             out.setdefault(b, []).append((Source.FUSHEN, p))
             active.add(b)
-    return out, frozenset(active)
+    return MappingProxyType({b: tuple(entries) for b, entries in out.items()}), frozenset(active)
 
 
 def _worth_a_finding(n_present: int, n_active: int, hung: bool) -> bool:
@@ -147,14 +148,14 @@ def _worth_a_finding(n_present: int, n_active: int, hung: bool) -> bool:
 
 
 def _finding(
-    ctx: RuleContext, entries: dict[Branch, list[tuple[Source, int]]], element: Element, two_active: bool, use_element: Element | None
+    ctx: RuleContext, entries: Mapping[Branch, tuple[tuple[Source, int], ...]], element: Element, two_active: bool, use_element: Element | None
 ) -> Finding:
     states = []
     members: list[Member] = []
     hung_on: list[str] = []
     best = []  # each role's best active source (动爻, then 变爻, then 伏神), which makes the type
     for name, b in zip(ROLES, SANHE[element]):
-        state, role_members, words, rank = _role(ctx, name, b, entries.get(b, []))
+        state, role_members, words, rank = _role(ctx, name, b, entries.get(b, ()))
         states.append(state)
         members += role_members
         hung_on += words
@@ -163,15 +164,17 @@ def _finding(
     no_pillars = ctx.day is None and ctx.month is None
     v = verdict(element, kind, _zhen(ctx.chart, element), no_pillars, two_active, (states[0], states[1], states[2]))
     trio = SANHE[element]
-    details = {
-        **v.details,
-        "ri": ROLES[trio.index(ctx.day)] if ctx.day in trio else None,
-        "yue": ROLES[trio.index(ctx.month)] if ctx.month in trio else None,
-        "xuan": v.xuan,
-        "vigour": vigour(element, ctx.month).value if ctx.month is not None else None,
-        **_to_use(element, use_element),
-        **v.tail,
-    }
+    details = JuhuiDetails(
+        v.roles,
+        ROLES[trio.index(ctx.day)] if ctx.day in trio else None,
+        ROLES[trio.index(ctx.month)] if ctx.month in trio else None,
+        v.xuan,
+        vigour(element, ctx.month) if ctx.month is not None else None,
+        _to_use(element, use_element),
+        v.zhen,
+        v.strength,
+        v.xuan_reading,
+    )
     notes = []
     if ctx.stemless:
         notes.append("未给日干，旬空未判")
@@ -191,7 +194,7 @@ def _finding(
     )
 
 
-def _role(ctx: RuleContext, name: str, b: Branch, by_lines: list[tuple[Source, int]]) -> tuple[RoleState, list[Member], list[str], int]:
+def _role(ctx: RuleContext, name: str, b: Branch, by_lines: tuple[tuple[Source, int], ...]) -> tuple[RoleState, list[Member], list[str], int]:
     """The role `name` of a 局, its branch `b` filled by the lines as `by_lines`: its state; its
     members, the 日 and 月 first; the words saying the 日 or 月 hangs on it; the rank of its best
     active source in ACTIVE (3: none)."""
@@ -227,14 +230,16 @@ def _zhen(chart: Chart, element: Element) -> bool:
 
 class Verdict(NamedTuple):
     """What a 局's finding takes from the states of its roles: whether it holds, its reasons (but
-    the 日/月 it hangs on), its sentences, and its details before and after the chart's own."""
+    the 日/月 it hangs on), its sentences, and the details they decide (`JuhuiDetails`)."""
 
     holds: bool
     reasons: tuple[str, ...]
     text: tuple[Quote, ...]
+    roles: tuple[JuhuiRole, JuhuiRole, JuhuiRole]
     xuan: str | None  # 悬始, 悬终, 悬中: the role the 日 or 月 is
-    details: dict[str, Any]
-    tail: dict[str, Any]
+    zhen: bool  # 伏得生者其局真
+    strength: str | None  # of a 局 that forms
+    xuan_reading: str | None
 
 
 @lru_cache(maxsize=4096)  # a few hundred states come up
@@ -247,18 +252,12 @@ def verdict(element: Element, kind: str, zhen: bool, no_pillars: bool, two_activ
     xuan = "悬始" if "始" in hung else "悬终" if "终" in hung else "悬中" if hung else None
     reasons = _why_not(kind, no_pillars, two_active, roles, hung)
     damage = _damage(element, roles)
-    details = {
-        "roles": {name: b.value for name, b in names.items()},
-        "present": {name: r.present for name, r in zip(ROLES, roles)},
-        "sound": {name: r.sound for name, r in zip(ROLES, roles)},
-    }
-    tail: dict[str, Any] = {"zhen": True} if zhen else {}  # 伏得生者其局真
+    s, m, e = (JuhuiRole(name, b, r.present, r.sound) for (name, b), r in zip(names.items(), roles))
     if reasons:
-        return Verdict(False, (*reasons, *damage), _text_of(reasons), xuan, details, tail)
+        return Verdict(False, (*reasons, *damage), _text_of(reasons), (s, m, e), xuan, zhen, None, None)
     # 伤其始者，局会之力小，伤其终者，局会之力存，终始不伤。局会之力大矣
     strength = "力小" if not start.sound else "力存" if not end.sound else "力大"
-    tail["strength"] = strength
-    tail["xuan_reading"] = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
+    xuan_reading = "吉" if xuan == "悬始" else "凶" if xuan == "悬终" else None
     why = (f"中神{names['中'].value}不伤", *([xuan] if xuan else []), *(["伏得生"] if zhen else []), strength, *damage)
     text = (
         Q_THREE,
@@ -269,7 +268,7 @@ def verdict(element: Element, kind: str, zhen: bool, no_pillars: bool, two_activ
         *((Q_XUAN,) if xuan in ("悬始", "悬终") else ()),
         Q_NATURE,
     )
-    return Verdict(True, why, text, xuan, details, tail)
+    return Verdict(True, why, text, (s, m, e), xuan, zhen, strength, xuan_reading)
 
 
 def _why_not(kind: str, no_pillars: bool, two_active: bool, roles: tuple[RoleState, RoleState, RoleState], hung: list[str]) -> list[str]:
@@ -311,11 +310,11 @@ def _damage(element: Element, roles: tuple[RoleState, RoleState, RoleState]) -> 
     return out
 
 
-def _to_use(element: Element, use_element: Element | None) -> dict[str, Any]:
+def _to_use(element: Element, use_element: Element | None) -> JuhuiUse | None:
     """How the 局 stands to the 用神's element (of its line, its 伏神, or its 六亲 in the palace)."""
     if use_element is None:
-        return {}
-    return {"use_element": use_element.value, "is_use": use_element is element, "to_use": element_relation(element, use_element)}
+        return None
+    return JuhuiUse(use_element, use_element is element, element_relation(element, use_element))
 
 
 def _use_element(chart: Chart, use: Use | None, palace: Element) -> Element | None:

@@ -9,7 +9,7 @@ on the target (日, 月, another moving line, the target's own 变爻).
 from __future__ import annotations
 
 from yimao.analysis.context import RuleContext, Target, as_member, lines_of, rule_context
-from yimao.analysis.finding import Finding
+from yimao.analysis.finding import Finding, MukaiDetails
 from yimao.analysis.xing import XING_BY
 from yimao.chart import Actor, Chart, Source, Use
 from yimao.ganzhi import Branch, tomb
@@ -71,7 +71,7 @@ def opened(ctx: RuleContext, t: Target, holder: Actor, mu: Branch) -> Finding:
         (t.member(), as_member(holder, "墓"), *openers),
         reasons,
         text,
-        {**t.head(), "tomb": mu.value, "holder": word, "weight": weight},
+        MukaiDetails(t.ref(), mu, word, weight),
     )
 
 

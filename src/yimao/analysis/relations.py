@@ -8,43 +8,38 @@ and 克 of the same branches. For the two parties of a 害 (the target and the b
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import Any
 
-from yimao.analysis.finding import MEMBER_DICTS, MEMBERS, Member
+from yimao.analysis.finding import Member, Relation
 from yimao.chart import Source
 from yimao.ganzhi import Branch, chong, liuhe
 
 RELATIONS = ("合", "冲", "生", "克")
 
 
-@cache  # by two interned members (MEMBERS): bounded as they are; the dicts are shared, read-only
-def between(a: Member, b: Member) -> tuple[dict[str, Any], ...]:
+@cache  # by two members: bounded as they are (12 branches, 6 sources, 7 positions, a few roles)
+def between(a: Member, b: Member) -> tuple[Relation, ...]:
     """What holds between two parties: 合 and 冲 (from `a` to `b`: both ways alike), then 生 and 克
     in the direction they go. 比和 (the same element) is none of the four, and is not listed."""
     out = []
     x, y = a.branch, b.branch
     if liuhe(x, y):
-        out.append(_relation("合", a, b))
+        out.append(Relation("合", a, b))
     if chong(x, y):
-        out.append(_relation("冲", a, b))
+        out.append(Relation("冲", a, b))
     ex, ey = x.element, y.element
     if ex.generates is ey:
-        out.append(_relation("生", a, b))
+        out.append(Relation("生", a, b))
     elif ey.generates is ex:
-        out.append(_relation("生", b, a))
+        out.append(Relation("生", b, a))
     elif ex.overcomes is ey:
-        out.append(_relation("克", a, b))
+        out.append(Relation("克", a, b))
     elif ey.overcomes is ex:
-        out.append(_relation("克", b, a))
+        out.append(Relation("克", b, a))
     return tuple(out)
 
 
-def _relation(kind: str, a: Member, b: Member) -> dict[str, Any]:
-    return {"relation": kind, "from": MEMBER_DICTS[a], "to": MEMBER_DICTS[b]}
-
-
 @lru_cache(maxsize=8192)  # a batch meets the same few targets, sources and pillars again and again
-def around_hai(target: Member, by: Member, day: Branch | None, month: Branch | None) -> tuple[dict[str, Any], ...]:
+def around_hai(target: Member, by: Member, day: Branch | None, month: Branch | None) -> tuple[Relation, ...]:
     """The 合冲生克 between the target of a 害 and the branch that 害 it (`by`), then between each
     of them and the 日, then the 月. A pillar not given is skipped; when the 害 is the pillar itself,
     what it has with the target is the pair's, listed once."""
@@ -52,7 +47,7 @@ def around_hai(target: Member, by: Member, day: Branch | None, month: Branch | N
     for pillar, source in ((day, Source.RI), (month, Source.YUE)):
         if pillar is None or by.source is source:
             continue
-        p = MEMBERS[(pillar, source, None, source.value)]
+        p = Member(pillar, source, None, source.value)
         out += between(target, p)
         out += between(by, p)
     return tuple(out)

@@ -10,11 +10,10 @@ never on the hexagram as a whole.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
-from yimao.analysis.by_topic import Q_TARGETS, XING, listed, xing_reading
+from yimao.analysis.by_topic import Q_TARGETS, XING, TopicText, listed, xing_reading
 from yimao.analysis.context import RuleContext, Target, as_member, lines_of, rule_context
-from yimao.analysis.finding import Finding
+from yimao.analysis.finding import Finding, Grave, SanxingDetails, WoxingDetails, XingDetails
 from yimao.chart import Chart, Use
 from yimao.ganzhi import BRANCHES, XING_TARGET, Branch
 from yimao.hexagram import Hexagram, Relative
@@ -39,9 +38,9 @@ Q_SHI_XING = quote("官克世而问讼，五克世而问疏，若世刑而大凶
 
 
 # The book's readings by topic (6.10), listed with every 三刑; with a topic, that topic's reading.
-READINGS: tuple[dict[str, str], ...] = listed(XING)
-_READINGS = [*READINGS, {"topic": "谁遇", **Q_TARGETS.to_dict()}]
-_SEVERITY = (Q_IMAGE.to_dict(), Q_WEIGHT.to_dict())
+READINGS: tuple[TopicText, ...] = listed(XING)
+_READINGS = (*READINGS, TopicText("谁遇", Q_TARGETS))
+_SEVERITY = (Q_IMAGE, Q_WEIGHT)
 
 # 「孟党孟刑，仲党仲刑，季党季刑」 (6.09): the triples 寅巳申 (孟) and 丑戌未 (季); 子卯 and
 # 卯子 (仲) 刑 each other, 辰午酉亥 each itself.
@@ -95,7 +94,7 @@ def xing_on(ctx: RuleContext, t: Target) -> Finding | None:
             (t.member(), *[as_member(a, "受刑") for a in victims]),
             ("我刑彼", *t.notes),
             (Q_LAW, Q_USE),
-            {**t.head(), "name": name(t.branch, XING_TARGET[t.branch])},
+            WoxingDetails(t.ref(), name(t.branch, XING_TARGET[t.branch])),
         )
     reasons = [f"{a.source.value}{a.branch.value}刑{t.role}" for a in xing_by]
     text: tuple[Quote, ...]
@@ -111,18 +110,9 @@ def xing_on(ctx: RuleContext, t: Target) -> Finding | None:
     else:
         kind, weight, text = "刑", "轻", (Q_LAW, Q_NOT_THREE)
         members = [as_member(a, "刑") for a in xing_by]
-    details = {
-        **t.head(),
-        "name": name(xb, t.branch),
-        "weight": weight,
-        "severity": [*_SEVERITY],
-        "readings": [*_READINGS],
-        "topic_reading": _topic_reading(ctx.topic),
-    }
-    if t.is_shi:  # 官克世而问讼，五克世而问疏，若世刑而大凶也
-        grave = shi_danger(ctx.chart.cast.hexagram)
-        if grave:
-            details["grave"] = [*grave]
+    # 官克世而问讼，五克世而问疏，若世刑而大凶也
+    grave = shi_danger(ctx.chart.cast.hexagram) if t.is_shi else ()
+    details = XingDetails(t.ref(), name(xb, t.branch), weight, _SEVERITY, _READINGS, xing_reading(ctx.topic), grave)
     return Finding(
         RULE,
         True,
@@ -158,30 +148,22 @@ def full(ctx: RuleContext, t: Target) -> Finding | None:
         (t.member(), *[as_member(a, "刑") for a in found]),
         (triple_name + "全", *t.notes),
         (Q_NAMES, Q_LAW),
-        {**t.head(), "name": triple_name, "topic_reading": _topic_reading(ctx.topic)},
+        # 身命遇之…婚姻遇之…宦忧内丧，病防带疾 (6.10): the reading of the matter asked
+        SanxingDetails(t.ref(), triple_name, xing_reading(ctx.topic)),
     )
 
 
-def _topic_reading(topic: str | None) -> dict[str, Any] | None:
-    """身命遇之…婚姻遇之…宦忧内丧，病防带疾 (6.10): the reading of the matter asked, if the book gives one."""
-    r = xing_reading(topic)
-    return r.to_dict() if r is not None else None
-
-
 @cache  # by hexagram: the 世 and the lines, 六亲 and elements, are the hexagram's
-def shi_danger(h: Hexagram) -> tuple[dict[str, str], ...]:
+def shi_danger(h: Hexagram) -> tuple[Grave, ...]:
     """官克世而问讼，五克世而问疏，若世刑而大凶 (6.10): which of the two the hexagram has."""
     shi = h.lines[h.generation.shi - 1]
     out = []
     if shi.relative is Relative.XIONGDI and any(ln.relative is Relative.GUANGUI for ln in h.lines):
-        out.append({"topic": "讼", "reading": "官克世而世刑，大凶", **_SHI_XING})
+        out.append(Grave("讼", "官克世而世刑，大凶", Q_SHI_XING))
     five = h.lines[4]
     if five is not shi and five.branch.element.overcomes is shi.branch.element:
-        out.append({"topic": "疏", "reading": "五克世而世刑，大凶", **_SHI_XING})
+        out.append(Grave("疏", "五克世而世刑，大凶", Q_SHI_XING))
     return tuple(out)
-
-
-_SHI_XING = Q_SHI_XING.to_dict()
 
 
 __all__ = ["READINGS", "RULE", "TRIPLES", "XING_BY", "full", "name", "sanxing", "xing_on"]

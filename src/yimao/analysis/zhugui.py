@@ -9,11 +9,10 @@ A 官鬼 always 克 the palace element, so a 鬼 克世 exactly when the 世 is 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
-from yimao.analysis.by_topic import ZHUGUI, listed, zhugui_reading
+from yimao.analysis.by_topic import ZHUGUI, TopicReading, TopicText, listed, zhugui_reading
 from yimao.analysis.context import RuleContext, rule_context
-from yimao.analysis.finding import Finding, Member
+from yimao.analysis.finding import Finding, Ghost, Member, ShiVigour, SpiritReading, ZhuguiDetails, ZhuguiHarm
 from yimao.chart import Chart, ChartLine, Source, Use
 from yimao.ganzhi import Branch, EarthSchool, Element, GanZhi, changsheng, is_true_changsheng
 from yimao.hexagram import Hexagram, Relative
@@ -43,7 +42,7 @@ Q_NUFU = quote("若女占夫而官星为用者，遇之反吉也", "但若是女
 
 # The book's readings by topic (6.03, 6.04), listed with every holding finding; with a topic,
 # that topic's reading (`topic_reading`).
-READINGS: tuple[dict[str, str], ...] = listed(ZHUGUI)
+READINGS: tuple[TopicText, ...] = listed(ZHUGUI)
 
 # "鬼临雀起非，临武被劫，临虎见丧，临蛇而惊" (6.03): the 六神 on a holding 鬼.
 _SPIRIT_READING = {
@@ -134,12 +133,7 @@ def _near_miss(
         _members(gs, shi, day) + tuple(extra),
         (*reasons, *notes),
         _text_of(reasons),
-        {
-            "changsheng": changsheng(element, chart.school).value,
-            "true_changsheng": is_true_changsheng(element, chart.school),
-            "ghosts": [_ghost(g) for g in gs],
-            "shi": _shi(shi),
-        },
+        ZhuguiDetails(changsheng(element, chart.school), is_true_changsheng(element, chart.school), _ghosts(gs), _shi(shi), None),
     )
 
 
@@ -234,28 +228,26 @@ def _holding(
 ) -> Finding:
     members = _members(qualifying, shi, day)
     lines = _lines(qualifying, shi)
-    base = {"changsheng": day.value, "true_changsheng": True, "ghosts": [_ghost(g) for g in qualifying], "shi": _shi(shi)}
+    ghosts, shi_vigour = _ghosts(qualifying), _shi(shi)
     element = qualifying[0].element
     if shi_strong:  # 世爻逢旺相者弗能伤: everything else holds
-        return Finding(RULE, False, None, element, Relative.GUANGUI, lines, members, ("世旺相", *notes), (Q_DEF, Q_SHI_EXEMPT), base)
+        details = ZhuguiDetails(day, True, ghosts, shi_vigour, None)
+        return Finding(RULE, False, None, element, Relative.GUANGUI, lines, members, ("世旺相", *notes), (Q_DEF, Q_SHI_EXEMPT), details)
     verdict, verdict_text = _verdict(chart, use)
     spirits = []
     for g in qualifying:  # 鬼临雀起非，临武被劫，临虎见丧，临蛇而惊
         if g.spirit is not None and g.spirit.value in _SPIRIT_READING:
-            spirits.append({"position": g.line.position, "spirit": g.spirit.value, "reading": _SPIRIT_READING[g.spirit.value]})
-    details: dict[str, Any] = {
-        **base,
-        "use": use.spec if use is not None else None,
-        "verdict": verdict,
-        "verdict_text": [q.to_dict() for q in verdict_text],
-        "severity": Q_SEVERITY.to_dict(),
-        "readings": [*READINGS],
-        # the reading of the matter asked (6.03, 6.04; docs/rules.md §6)
-        "topic_reading": _topic_reading(topic, use),
-    }
-    if spirits:
-        details["spirits"] = spirits
-        details["spirit_text"] = Q_SPIRIT.to_dict()
+            spirits.append(SpiritReading(g.line.position, g.spirit, _SPIRIT_READING[g.spirit.value]))
+    harm = ZhuguiHarm(
+        use.spec if use is not None else None,
+        verdict,
+        verdict_text,
+        Q_SEVERITY,
+        READINGS,
+        _topic_reading(topic, use),  # the reading of the matter asked (6.03, 6.04; docs/rules.md §6)
+        tuple(spirits),
+        Q_SPIRIT if spirits else None,
+    )
     return Finding(
         RULE,
         True,
@@ -266,13 +258,12 @@ def _holding(
         members,
         ("鬼克世", "鬼长生于日", "真生", *notes),
         (Q_DEF, Q_EXAMPLES, Q_SEVERITY),
-        details,
+        ZhuguiDetails(day, True, ghosts, shi_vigour, harm),
     )
 
 
-def _topic_reading(topic: str | None, use: Use | None) -> dict[str, Any] | None:
-    r = zhugui_reading(topic, use.relative.value if use is not None and use.relative is not None else None)
-    return r.to_dict() if r is not None else None
+def _topic_reading(topic: str | None, use: Use | None) -> TopicReading | None:
+    return zhugui_reading(topic, use.relative.value if use is not None and use.relative is not None else None)
 
 
 def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:
@@ -301,24 +292,25 @@ def _lines(ghosts: list[ChartLine], shi: ChartLine) -> tuple[int, ...]:
     return tuple(sorted([shi.line.position, *[g.line.position for g in ghosts]]))
 
 
-def _ghost(g: ChartLine) -> dict[str, Any]:
-    v = g.month.vigour if g.month is not None else None
-    return {
-        "position": g.line.position,
-        "branch": g.line.branch.value,
-        "moving": g.moving,
-        "vigour": v.value if v is not None else None,
-        "speed": "动速" if g.moving else "静迟",  # 静迟动速
-        "size": None if v is None else ("旺大" if v.strong else "衰小"),  # 旺大衰小
-    }
+def _ghosts(ghosts: list[ChartLine]) -> tuple[Ghost, ...]:
+    out = []
+    for g in ghosts:
+        v = g.month.vigour if g.month is not None else None
+        out.append(
+            Ghost(
+                g.line.position,
+                g.line.branch,
+                g.moving,
+                v,
+                "动速" if g.moving else "静迟",  # 静迟动速
+                None if v is None else ("旺大" if v.strong else "衰小"),  # 旺大衰小
+            )
+        )
+    return tuple(out)
 
 
-def _shi(shi: ChartLine) -> dict[str, Any]:
-    return {
-        "position": shi.line.position,
-        "branch": shi.line.branch.value,
-        "vigour": shi.month.vigour.value if shi.month is not None else None,
-    }
+def _shi(shi: ChartLine) -> ShiVigour:
+    return ShiVigour(shi.line.position, shi.line.branch, shi.month.vigour if shi.month is not None else None)
 
 
 __all__ = ["READINGS", "RULE", "zhugui"]

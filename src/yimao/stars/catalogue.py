@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cache
 from itertools import starmap
+from types import MappingProxyType
 from typing import Any, NamedTuple
 from unicodedata import east_asian_width
 
@@ -80,7 +81,7 @@ def position_kind(s: str) -> str:
         raise CatalogueError(f"not a position: {s!r}", s) from None
 
 
-Table = dict[str, Any]  # key → tuple[str, ...], or key → {key → tuple[str, ...]} for two-key bases
+Table = Mapping[str, Any]  # key → tuple[str, ...], or key → {key → tuple[str, ...]} for two-key bases
 
 
 # NamedTuples rather than dataclasses: a command's cold start pays for defining these classes and
@@ -227,13 +228,13 @@ class FixedName(NamedTuple):
 
 class Catalogue(NamedTuple):
     stars: tuple[Star, ...]
-    by_id: dict[str, Star]
+    by_id: Mapping[str, Star]
     topics: tuple[str, ...]
     names: tuple[FixedName, ...] = ()
     version: str = ""  # of the shipped catalogue: the first 12 hex digits of the SHA-256 of stars.json
 
     @property
-    def by_name(self) -> dict[str, tuple[Star, ...]]:
+    def by_name(self) -> Mapping[str, tuple[Star, ...]]:
         """Stars by simplified name and alias (indexed on first use: a chart never asks)."""
         return _by_name(self.stars)
 
@@ -330,12 +331,13 @@ def covered(positions: tuple[str, ...]) -> Covered:
     return Covered(frozenset(branches), frozenset(stems), frozenset(ganzhi))
 
 
-def _table(raw: Any, basis: str, where: str) -> Table:
+def _table(raw: Any, basis: str, where: str) -> dict[str, Any]:
+    """A star's table as compiled into stars.json (lists of positions)."""
     keys = basis_keys(basis)
     if not isinstance(raw, dict) or set(raw) != set(keys):
         missing = sorted(set(keys) - set(raw or {}))
         raise CatalogueError(f"{where}: positions must cover the whole basis {basis} (missing {missing})", where)
-    out: Table = {}
+    out: dict[str, Any] = {}
     for k in keys:
         v = raw[k]
         if basis in ("month_hour", "year_month"):
@@ -500,7 +502,8 @@ def source_text() -> str:
 
 
 def _tuples(table: dict[str, Any]) -> Table:
-    return {k: (_tuples(v) if isinstance(v, dict) else tuple(v)) for k, v in table.items()}
+    """A compiled table as the catalogue keeps it: tuples of positions, read-only mappings."""
+    return MappingProxyType({k: (_tuples(v) if isinstance(v, dict) else tuple(v)) for k, v in table.items()})
 
 
 @cache
@@ -564,17 +567,17 @@ def catalogue() -> Catalogue:
         FixedName(d["name"], d["traditional"], tuple(d["aliases"]), d["group"], d["position"], d["rule"], quotes(d["quotes"]), tuple(d["notes"]))
         for d in shipped["names"]
     )
-    return Catalogue(tuple(stars), {s.id: s for s in stars}, topics, names, hashlib.sha256(data).hexdigest()[:12])
+    return Catalogue(tuple(stars), MappingProxyType({s.id: s for s in stars}), topics, names, hashlib.sha256(data).hexdigest()[:12])
 
 
 @cache
-def _fixed_names(names: tuple[FixedName, ...]) -> dict[str, FixedName]:
+def _fixed_names(names: tuple[FixedName, ...]) -> Mapping[str, FixedName]:
     """Fixed names by simplified name, traditional name and alias."""
-    return {n: f for f in names for n in dict.fromkeys((f.name, f.traditional, *f.aliases))}
+    return MappingProxyType({n: f for f in names for n in dict.fromkeys((f.name, f.traditional, *f.aliases))})
 
 
 @cache
-def _by_name(stars: tuple[Star, ...]) -> dict[str, tuple[Star, ...]]:
+def _by_name(stars: tuple[Star, ...]) -> Mapping[str, tuple[Star, ...]]:
     by_name: dict[str, list[Star]] = {}
     for s in stars:
         for n in dict.fromkeys((s.name, s.traditional, *s.aliases)):
@@ -582,7 +585,7 @@ def _by_name(stars: tuple[Star, ...]) -> dict[str, tuple[Star, ...]]:
     found = {k: tuple(v) for k, v in by_name.items()}
     for s in stars:  # a label names its star alone (`labels`)
         found[s.label] = (s,)
-    return found
+    return MappingProxyType(found)
 
 
 # The time a star's table is read by, as a label qualifies a shared name: 岁 the year's branch,

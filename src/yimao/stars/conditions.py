@@ -15,6 +15,8 @@ A reading looks at one of (`catalogue.CONDITION_ON`):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from yimao.stars.catalogue import Condition, ConditionReading
@@ -104,7 +106,7 @@ class _Kin(NamedTuple):
 
     line: tuple[str | None, ...]
     changed: tuple[str | None, ...]
-    moving: dict[str | None, tuple[int, ...]]  # None: any 六亲
+    moving: Mapping[str | None, tuple[int, ...]]  # None: any 六亲
 
 
 _KIN: dict[Any, _Kin] = {}  # by cast: at most 4,096 (the 六亲 do not depend on the pillars)
@@ -123,7 +125,7 @@ def kin_of(chart: Any) -> _Kin:
         found = _KIN[chart[0]] = _Kin(
             (None, *(cl.line.relative._value_ for cl in lines)),
             (None, *(cl.changed.relative._value_ if cl.changed is not None else None for cl in lines)),
-            {k: tuple(v) for k, v in moving.items()},
+            MappingProxyType({k: tuple(v) for k, v in moving.items()}),
         )
     return found
 

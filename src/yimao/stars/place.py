@@ -20,7 +20,9 @@ stars first), and each star's conditions (罡魁临鬼动 …) are judged on the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from yimao.chart import Chart, Use
@@ -112,29 +114,20 @@ class ChartParts(NamedTuple):
     hits of those carrying each branch and each stem."""
 
     parts: tuple[Part, ...]
-    by_branch: dict[Branch, tuple[Hit, ...]]  # shared: never changed
-    by_stem: dict[Stem, tuple[Hit, ...]]  # shared: never changed
-    known: dict[Covered, tuple[StarHits, StarHits]]  # `falls`, kept: the charts of a cast ask again
+    by_branch: tuple[tuple[Hit, ...], ...]  # by `Branch.index`
+    by_stem: tuple[tuple[Hit, ...], ...]  # by `Stem.index`
 
     def carrying(self, cover: Covered) -> tuple[Hit, ...]:
         """The hits of the parts carrying one of the branches or stems of `cover`, in line order."""
         branches, stems = cover.branches, cover.stems
         if len(branches) == 1 and not stems:  # most stars: one branch or one stem, its hits at hand
             (b,) = branches
-            return self.by_branch.get(b, ())
+            return self.by_branch[b.index]
         if len(stems) == 1 and not branches:
             (s,) = stems
-            return self.by_stem.get(s, ())
-        found = {h for b in branches for h in self.by_branch.get(b, ())} | {h for s in stems for h in self.by_stem.get(s, ())}
+            return self.by_stem[s.index]
+        found = {h for b in branches for h in self.by_branch[b.index]} | {h for s in stems for h in self.by_stem[s.index]}
         return tuple(sorted(found, key=LINE_ORDER.__getitem__))
-
-    def falls(self, cover: Covered) -> tuple[StarHits, StarHits]:
-        """Where stars covering `cover` fall on the chart (`StarHits`), off the 用神 and the 世 and
-        on them."""
-        found = self.known.get(cover)
-        if found is None:
-            found = self.known[cover] = _star_hits(self.carrying(cover))
-        return found
 
 
 # 初爻 first; on a line its 本爻, 变爻, 伏神
@@ -159,12 +152,25 @@ def chart_parts(cast: Cast) -> ChartParts:
         under = hidden.get(p)
         if under is not None:
             parts.append(_part(p, "伏神", moves, under))
-    by_branch: dict[Branch, tuple[Hit, ...]] = {}
-    by_stem: dict[Stem, tuple[Hit, ...]] = {}
+    by_branch: list[tuple[Hit, ...]] = [()] * 12
+    by_stem: list[tuple[Hit, ...]] = [()] * 10
     for part in parts:
-        by_branch[part.branch] = (*by_branch.get(part.branch, ()), part.hit)
-        by_stem[part.stem] = (*by_stem.get(part.stem, ()), part.hit)
-    return ChartParts(tuple(parts), by_branch, by_stem, {})
+        by_branch[part.branch.index] += (part.hit,)
+        by_stem[part.stem.index] += (part.hit,)
+    return ChartParts(tuple(parts), tuple(by_branch), tuple(by_stem))
+
+
+# Where each group of stars falls on each cast met, by cast and cover (`find_stars`): the charts
+# of a cast ask again, some 18 groups a chart. Bounded as the casts (4096) and the covers (a few
+# hundred) are; only `_falls` adds to it, and what it keeps are `StarHits`, immutable.
+_FALLS: dict[Cast, dict[Covered, tuple[StarHits, StarHits]]] = {}
+
+
+def _falls(known: dict[Covered, tuple[StarHits, StarHits]], parts: ChartParts, cover: Covered) -> tuple[StarHits, StarHits]:
+    """Where stars covering `cover` fall on a cast's `parts` (`StarHits`), off the 用神 and the 世
+    and on them; kept in `known`, the cast's `_FALLS`."""
+    found = known[cover] = _star_hits(parts.carrying(cover))
+    return found
 
 
 @cache  # 36 hits × the lines of the 64 hexagrams and their 伏神: a few thousand
@@ -235,7 +241,7 @@ def _read_from(topic: str | None, source: str) -> tuple[tuple[int, Star], ...]:
     return tuple([(i, star) for i, star in _on_charts(topic) if star.basis in _SOURCES[source]])
 
 
-def _at(table: dict[str, Any], key: Any) -> tuple[str, ...] | None:
+def _at(table: Mapping[str, Any], key: Any) -> tuple[str, ...] | None:
     """A table's positions for a basis key (a pair of keys for two-key bases); None when a key is
     missing."""
     if isinstance(key, tuple):
@@ -274,7 +280,7 @@ def _on_charts(topic: str | None) -> tuple[tuple[int, Star], ...]:
 
 
 @cache
-def _on_hexagram_lines(topic: str | None) -> dict[int, tuple[tuple[int, tuple[PositionedStar]], ...]]:
+def _on_hexagram_lines(topic: str | None) -> Mapping[int, tuple[tuple[int, tuple[PositionedStar]], ...]]:
     """By the King Wen number of a 本卦: the stars the book sets on one of its lines (乾之上九降参，
     又降镇星), each with its line, as placed stars whose position is what stands there (参宿)."""
     out: dict[int, list[tuple[int, tuple[PositionedStar]]]] = {}
@@ -282,7 +288,7 @@ def _on_hexagram_lines(topic: str | None) -> dict[int, tuple[tuple[int, tuple[Po
         for h in s.hexagram_lines:
             if _of_kind(s, topic):
                 out.setdefault(h.king_wen, []).append((h.line, (_positioned(i, (h.name,), ()),)))
-    return {k: tuple(v) for k, v in out.items()}
+    return MappingProxyType({k: tuple(v) for k, v in out.items()})
 
 
 def topic_filter(topic: str | None) -> str | None:
@@ -349,11 +355,14 @@ def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None
     cast, pillars = chart.cast, chart.pillars
     month, day, year, hour = basis_values(pillars.month_branch, pillars.day, pillars.year, pillars.hour)
     parts = chart_parts(cast)
+    known = _FALLS.get(cast)
+    if known is None:
+        known = _FALLS[cast] = {}
     focus = focus_lines(cast.hexagram.shi, (use.positions or use.hidden_positions) if use is not None else ())
     groups = []
     for source, key in (("month", month), ("day", day), ("year", year), ("month_hour", (month, hour)), ("year_month", (year, month))):
         for cover, members in star_groups(t, source, key):
-            off_use, on_use = parts.known.get(cover) or parts.falls(cover)  # most are known: no call
+            off_use, on_use = known.get(cover) or _falls(known, parts, cover)  # most are known: no call
             day_match = day in cover.ganzhi
             if off_use.hits or day_match:
                 groups.append((off_use if focus.isdisjoint(off_use.lines) else on_use, day_match, members))
