@@ -187,3 +187,13 @@ def test_stderr_notes_in_the_script_asked_for():
         assert "惊蛰" in simplified.stderr.decode() and "驚蟄" in traditional.stderr.decode()
     note = run("cast", "--hex", "离之乾", "--month", "卯", "--day", "戊寅", "--topic", "诉讼", "--json", "-t")
     assert note.returncode == 0 and "note: --topic 訴訟: read as volume 6's topic 詞訟" in note.stderr.decode()
+
+
+def test_one_form_of_ke_and_the_particle_le():
+    """克 is printed one way in an output (OpenCC left alone gives 巳剋日申 beside 月酉克寅), and the
+    particle 了 is not 瞭 (破了然后才开)."""
+    assert convert("破了然后才开") == "破了然後纔開"
+    assert convert("巳克日申 月酉克寅 回头克 生克") == "巳克日申 月酉克寅 回頭克 生克"
+    r = run("cast", "--hex", "困之兑", "--month", "酉", "--day", "庚申", "--use", "财", "--explain", "-t")
+    out = r.stdout.decode()
+    assert r.returncode == 0 and "克" in out and "剋" not in out and "瞭" not in out

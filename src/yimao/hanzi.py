@@ -43,6 +43,8 @@ PROTECTED: dict[str, str] = {
     "吊客": "弔客",  # the star, as its tables print it: OpenCC gives 吊客 after a number (十一吊客)
     "太冲": "太衝",  # the 六壬 general of 卯, whose name is not the 冲 of branches
     "神后": "神后",  # the 六壬 general of 子: OpenCC gives 神後 alone
+    "克": "克",  # 生克, 日克, 回头克: OpenCC keeps 克 in the text (34 of 34) but gives 剋 in some of yimao's words (巳剋日申): one form
+    "了": "了",  # the particle (破了然后才开): OpenCC gives 瞭 in 2 of the text's 22
 }
 # traditional (as typed) → simplified, where OpenCC's t2s mistakes a term: 乾 the hexagram and
 # trigram is never 干 (t2s gives 干为天 for 乾爲天), and 遯 is the hexagram 遁.

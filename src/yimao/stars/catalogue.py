@@ -231,7 +231,7 @@ class Catalogue(NamedTuple):
     by_id: Mapping[str, Star]
     topics: tuple[str, ...]
     names: tuple[FixedName, ...] = ()
-    version: str = ""  # of the shipped catalogue: the first 12 hex digits of the SHA-256 of stars.json
+    version: str = ""  # of the shipped catalogue: the first 12 hex digits of the SHA-256 of its content (tools/build_stars_json.py)
 
     @property
     def by_name(self) -> Mapping[str, tuple[Star, ...]]:
@@ -510,15 +510,12 @@ def _tuples(table: dict[str, Any]) -> Table:
 def catalogue() -> Catalogue:
     """The catalogue, from the compiled `stars.json` (a JSON parse is some thirty times faster
     than the TOML one, which matters for a command's cold start; orjson's is faster still)."""
-    import hashlib
-
     import orjson
 
     from yimao.data import read_bytes
     from yimao.texts import passage
 
-    data = read_bytes("stars.json")
-    shipped = orjson.loads(data)
+    shipped = orjson.loads(read_bytes("stars.json"))
     compiled = shipped["stars"]
 
     @cache  # stars share half their quotes: one value each
@@ -567,7 +564,7 @@ def catalogue() -> Catalogue:
         FixedName(d["name"], d["traditional"], tuple(d["aliases"]), d["group"], d["position"], d["rule"], quotes(d["quotes"]), tuple(d["notes"]))
         for d in shipped["names"]
     )
-    return Catalogue(tuple(stars), MappingProxyType({s.id: s for s in stars}), topics, names, hashlib.sha256(data).hexdigest()[:12])
+    return Catalogue(tuple(stars), MappingProxyType({s.id: s for s in stars}), topics, names, shipped["version"])
 
 
 @cache
