@@ -159,8 +159,11 @@ def _first_byte_run(args, env) -> tuple[int, bytes]:
     p = subprocess.Popen(
         ["sh", "-c", 'exec "$0" -m yimao "$@"', sys.executable, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
-    p.stdin.write(REQUESTS)
-    p.stdin.close()
+    try:
+        p.stdin.write(REQUESTS)
+        p.stdin.close()
+    except BrokenPipeError:  # the command ended before it read its input (one that needs none may)
+        pass
     os.read(p.stdout.fileno(), 1)
     p.stdout.close()
     err = p.stderr.read()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import IO, TYPE_CHECKING, Any, NamedTuple, cast
 
 from rich import box
@@ -17,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from yimao.chart import Chart, ChartLine, changed_line, changed_relations
+from yimao.ganzhi import Stage, stage
 from yimao.hanzi import convert, script_of
 from yimao.hexagram import Hexagram
 from yimao.pillars import FourPillars
@@ -583,6 +585,33 @@ def _states_under(rows: Sequence[ChartLine], states: Sequence[list[tuple[str, st
     return _pieces_text([(head, "bold"), *pieces], width, indent=" " * cells(head))
 
 
+@cache
+def _hidden_quotes() -> dict[str, Any]:
+    """The sentences the book gives for a 伏神's state, both of the 伏会: lifted by its moving 飞神
+    (相挈, 6.06), and hidden under its own 长生 (伏得生: 午伏寅, 6.07)."""
+    from yimao.texts import quote
+
+    return {"相挈": quote("伏会者，发动飞爻而相挈也"), "伏得生": quote("伏得生者其局真")}
+
+
+def hidden_account(chart: Chart, tr: Callable[[str], str], width: int, marks: Mapping[int, str], told: set[str] | None = None) -> list[Text]:
+    """`--explain`: each 伏神, 上爻 first, with its state, and the book's sentence for what of it
+    the book speaks of (相挈, 伏得生), with its rendering."""
+    out: list[Text] = []
+    for cl in reversed(chart.lines):
+        h = cl.hidden
+        if h is None:
+            continue
+        used = "（用神）" if "伏用" in marks.get(cl.position, "") else ""
+        head = [(f"{tr('爻')}{cl.position}", "dim"), (tr(line_cell(h.line.relative, h.line.stem, h.line.branch)) + tr(used), "bold")]
+        born = stage(h.line.branch.element, cl.branch, chart.school) is Stage.CHANGSHENG  # its 飞神 is its 长生
+        state = [*_hidden_state(cl, tr)[1:], *([(tr("伏得生"), "dim")] if born else [])]
+        out.extend(_pieces_text([*head, *state], width, indent="    "))
+        said = [q for key, q in _hidden_quotes().items() if (key == "相挈" and h.lifted) or (key == "伏得生" and born)]
+        out.extend(_quote_lines(said, tr, True, False, width, told))
+    return [Text(tr("伏神"), style="bold"), *out] if out else []
+
+
 def _chart_title(chart: Chart, tr: Callable[[str], str]) -> str:
     """本卦, 之卦 and the 互卦 of the 本卦 (its lines 2-4 and 3-5)."""
     title = _hex_title(chart.hexagram, tr)
@@ -1077,6 +1106,7 @@ def render_reading(
     parts.append(chart_facts(chart, tr, width, reading.use))
     by_line = stars_by_line(reading.stars.placements, tr, width, every=explain)
     if explain:
+        parts.extend(hidden_account(chart, tr, width, marks))
         parts.extend(by_line)
         parts.extend(findings_sections(reading.findings, tr, True, width))
         parts.extend(stars_section(reading.stars.placements, tr, True, width))
