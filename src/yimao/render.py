@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
 YANG = "▅▅▅▅▅"
 YIN = "▅▅ ▅▅"
-_ELEMENT_STYLE = {"木": "green", "火": "red", "土": "yellow", "金": "bright_white", "水": "cyan"}
+# 金 in the terminal's own foreground: bright white vanished on a light background (and on the
+# white page of --html), leaving the 金 lines blank.
+_ELEMENT_STYLE = {"木": "green", "火": "red", "土": "yellow", "金": "default", "水": "cyan"}
 
 
 # The width of the tables: COLUMNS when it is a whole number, else the terminal's, else (a pipe or
