@@ -13,11 +13,11 @@ import sys
 import zlib
 
 import pytest
+from conftest import ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from yimao.journal.case import JOURNAL_KEYS
-from yimao.launch import run as launch_run
 
 DATE_CASES = [
     ("--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--use", "官"),
@@ -30,34 +30,6 @@ PILLAR_CASES = [
     ("--hex", "困之兑", "--month", "8", "--day", "庚申", "--use", "财", "--topic", "婚姻"),
     ("--hex", "离", "--year", "丙午", "--month", "子", "--day", "申"),
 ]
-
-
-@pytest.fixture
-def journal(tmp_path, monkeypatch):
-    path = tmp_path / "journal.sqlite3"
-    monkeypatch.setenv("YIMAO_JOURNAL", str(path))
-    monkeypatch.setenv("COLUMNS", "140")
-    return path
-
-
-@pytest.fixture
-def yimao(monkeypatch, capfdbinary):
-    """Run `yimao ARGS` in this process: (exit code, stdout, stderr)."""
-
-    def call(*args: str) -> tuple[int, bytes, bytes]:
-        monkeypatch.setattr(sys, "argv", ["yimao", *args])
-        code = launch_run(list(args))
-        out, err = capfdbinary.readouterr()
-        assert b"Traceback" not in err, err.decode()
-        return code, out, err
-
-    return call
-
-
-def ok(result: tuple[int, bytes, bytes]) -> bytes:
-    code, out, err = result
-    assert code == 0, err.decode()
-    return out
 
 
 def cast_doc(yimao, args) -> dict:

@@ -13,50 +13,13 @@ import sys
 from datetime import UTC, datetime
 
 import pytest
+from conftest import bad, ok
 
-from yimao.launch import run as launch_run
 from yimao.usertext import is_visible
 
 DATED = ("--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--use", "官", "--topic", "求财")
 PILLARS = ("--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--use", "父")
 ALL_PILLARS = ("--hex", "困之兑", "--year", "丙午", "--month", "8", "--day", "庚申", "--hour", "午", "--topic", "婚姻")
-
-
-@pytest.fixture
-def journal(tmp_path, monkeypatch):
-    path = tmp_path / "journal.sqlite3"
-    monkeypatch.setenv("YIMAO_JOURNAL", str(path))
-    monkeypatch.setenv("COLUMNS", "120")
-    return path
-
-
-@pytest.fixture
-def yimao(monkeypatch, capfdbinary):
-    """Run `yimao ARGS` in this process: (exit code, stdout, stderr)."""
-
-    def call(*args: str) -> tuple[int, bytes, bytes]:
-        monkeypatch.setattr(sys, "argv", ["yimao", *args])
-        code = launch_run(list(args))
-        out, err = capfdbinary.readouterr()
-        assert b"Traceback" not in err, err.decode()
-        return code, out, err
-
-    return call
-
-
-def ok(result: tuple[int, bytes, bytes]) -> bytes:
-    code, out, err = result
-    assert code == 0, err.decode()
-    return out
-
-
-def bad(result: tuple[int, bytes, bytes], *says: str) -> str:
-    code, out, err = result
-    assert (code, out) == (2, b""), (code, out[:200], err.decode())
-    message = err.decode()
-    for s in says:
-        assert s in message, message
-    return message
 
 
 def listed(yimao, *args: str) -> list[dict]:

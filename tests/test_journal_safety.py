@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from conftest import bad, ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,43 +40,6 @@ HOSTILE = [
     "abc\u202edef\u2066",
     "\x01\ufffe\uffff",
 ]
-
-
-@pytest.fixture
-def journal(tmp_path, monkeypatch):
-    path = tmp_path / "journal.sqlite3"
-    monkeypatch.setenv("YIMAO_JOURNAL", str(path))
-    monkeypatch.setenv("COLUMNS", "140")
-    return path
-
-
-@pytest.fixture
-def yimao(monkeypatch, capfdbinary):
-    """Run `yimao ARGS` in this process: (exit code, stdout, stderr)."""
-
-    def call(*args: str) -> tuple[int, bytes, bytes]:
-        monkeypatch.setattr(sys, "argv", ["yimao", *args])
-        code = launch_run(list(args))
-        out, err = capfdbinary.readouterr()
-        assert b"Traceback" not in err, err.decode()
-        return code, out, err
-
-    return call
-
-
-def ok(result: tuple[int, bytes, bytes]) -> bytes:
-    code, out, err = result
-    assert code == 0, err.decode()
-    return out
-
-
-def bad(result: tuple[int, bytes, bytes], *says: str) -> str:
-    code, out, err = result
-    assert (code, out) == (2, b""), (code, out[:200], err.decode())
-    message = err.decode()
-    for s in says:
-        assert s in message, message
-    return message
 
 
 def shows_nothing_that_acts(data: bytes) -> None:

@@ -17,14 +17,6 @@ PILLARS = ("--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--use"
 
 
 @pytest.fixture
-def journal(tmp_path, monkeypatch):
-    path = tmp_path / "journal.sqlite3"
-    monkeypatch.setenv("YIMAO_JOURNAL", str(path))
-    monkeypatch.setenv("COLUMNS", "120")
-    return path
-
-
-@pytest.fixture
 def yimao(monkeypatch, capfdbinary):
     """Run `yimao ARGS` in this process: its stdout, the run having succeeded."""
 
