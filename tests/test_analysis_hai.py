@@ -78,3 +78,40 @@ def test_no_pillars():
     chart = build_chart(Cast.parse("姤"))
     (f,) = liuhai_findings(chart)
     assert f.reasons == ("世应相害", "应生世")
+
+
+# "然亦不及六冲之甚也" (6.12): a 冲 on the same target outweighs the 害, which is then never 重
+def _use_hai(spec, use, **pillars):
+    chart = build_chart(Cast.parse(spec), pillars_given(**pillars))
+    found = [f for f in liuhai_findings(chart, resolve_use(chart, use)) if isinstance(f.details, HaiDetails)]
+    return [f for f in found if f.details.target.role.startswith("用")][0]
+
+
+def test_month_chong_outweighs_the_hai():
+    # 泰, 用 the 子 line (1), 乙未 day (未克子: 克害), 午 month (月破)
+    f = _use_hai("泰", "1", day="乙未", month="午")
+    assert f.kind == "克害" and f.details.weight == "轻"
+    assert f.details.outweighed_by == (Member(Branch.WU, Source.YUE, None, "冲"),)
+    assert "月破，害不及冲" in f.reasons
+    assert any(q.original.startswith("然亦不及六冲之甚也") for q in f.text)
+
+
+def test_no_chong_keeps_the_ke_hai_heavy():
+    f = _use_hai("泰", "1", day="乙未", month="寅")
+    assert f.details.weight == "重" and f.details.outweighed_by == ()
+    assert not any("害不及冲" in r for r in f.reasons)
+    assert not any(q.original.startswith("然亦不及六冲之甚也") for q in f.text)
+
+
+def test_day_chong_outweighs_a_month_hai():
+    # 泰 子 (1): the 未 month 害 it, the 甲午 day 冲 it
+    f = _use_hai("泰", "1", day="甲午", month="未")
+    assert "月未害用" in f.reasons and "日冲，害不及冲" in f.reasons
+    assert f.details.outweighed_by == (Member(Branch.WU, Source.RI, None, "冲"),) and f.details.weight == "轻"
+
+
+def test_moving_line_chong_outweighs_the_hai():
+    # 乾之小畜: line 4 午 moves and 冲 the 子 of line 1, which the 未 day 害
+    f = _use_hai("乾之小畜", "1", day="乙未", month="寅")
+    assert "动爻午冲，害不及冲" in f.reasons
+    assert f.details.outweighed_by == (Member(Branch.WU, Source.DONGYAO, 4, "冲"),) and f.details.weight == "轻"

@@ -46,7 +46,7 @@ SHAPES = {
     fd.SanxingDetails: {TARGET + ("name", "topic_reading")},
     fd.WoxingDetails: {TARGET + ("name",)},
     fd.MukaiDetails: {TARGET + ("tomb", "holder", "weight")},
-    fd.HaiDetails: {TARGET + HAI},
+    fd.HaiDetails: {TARGET + HAI + ("outweighed_by",)},
     fd.ShiyingHaiDetails: {("target", *HAI)},
 }
 

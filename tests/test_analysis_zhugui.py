@@ -8,7 +8,7 @@ from yimao.analysis.finding import Ghost, SpiritReading, ZhuguiDetails
 from yimao.analysis.zhugui import RULE, zhugui
 from yimao.chart import Source, Spirit, build_chart, resolve_use
 from yimao.ganzhi import Branch, Vigour
-from yimao.hexagram import Cast
+from yimao.hexagram import Cast, all_casts
 from yimao.pillars import pillars_given
 
 
@@ -162,7 +162,51 @@ def test_spirit_on_the_ghost():
     assert f.details.harm.spirit_text is not None and f.details.harm.spirit_text.original.startswith("鬼临雀起非")
 
 
-def test_no_finding_when_nothing_came_near():
-    # 离 on a 子 day: the 鬼 亥 is 日扶, neither 生 by the day nor at its 长生 anywhere
+def test_ghost_ke_shi_is_always_a_near_miss():
+    # 离 on a 子 day: the 鬼 亥 克 the 世 巳, and 子 is not its 长生 申 — a near miss, not silence
     _, f = _one("离", day="子")
-    assert f is None
+    assert f is not None and not f.holds and "日非长生" in f.reasons
+
+
+def test_every_failed_condition_is_a_reason():
+    # 损 on 辛亥 in 申: 鬼 卯 (2) is 空; 鬼 寅 (6) is both 空 and 月破 — both reasons, both 鬼
+    _, f = _one("损", day="辛亥", month="申")
+    assert f is not None and not f.holds
+    assert "鬼空" in f.reasons and "鬼破" in f.reasons
+    assert f.lines == (2, 3, 6)
+    assert {q.original for q in f.text} >= {"然官鬼遇空破者弗能伤"}
+
+
+@pytest.mark.parametrize(("spec", "shi"), [("晋", 4), ("蹇", 4)])
+def test_day_not_changsheng_is_a_near_miss(spec, shi):
+    # the 火 鬼 巳/午 克 the 金 世; 甲子 is not 寅 (火's 长生)
+    _, f = _one(spec, day="甲子", month="申")
+    assert f is not None and not f.holds
+    assert "日非长生" in f.reasons and shi in f.lines
+    assert "6.01" in {q.passage for q in f.text}
+
+
+def test_every_ghost_ke_shi_chart_yields_a_finding():
+    """Over all 4096 casts and six days: wherever a 鬼 line 克 the 世 and 助鬼伤身 does not
+    hold, a near miss exists with at least one reason."""
+    pillar_sets = [dict(day=d, month=m) for d, m in (("甲子", "寅"), ("辛亥", "申"), ("丙寅", "午"), ("己巳", "酉"), ("壬申", "子"), ("癸亥", "辰"))]
+    seen = 0
+    for i, cast in enumerate(all_casts()):
+        for k in range(3):
+            seen += _check_ke_near_miss(cast, pillar_sets[(i + k) % len(pillar_sets)])
+    assert seen > 1000
+
+
+def _check_ke_near_miss(cast, pillars) -> int:
+    chart = build_chart(cast, pillars_given(**pillars))
+    shi = chart.lines[chart.hexagram.shi - 1]
+    ke = any(
+        cl.line.relative.value == "官鬼" and cl.line.position != shi.line.position and cl.line.element.overcomes is shi.line.element
+        for cl in chart.lines
+    )
+    if not ke:
+        return 0
+    found = zhugui(chart)
+    assert len(found) == 1, cast
+    assert found[0].holds or found[0].reasons, cast
+    return 1

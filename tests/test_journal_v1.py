@@ -67,7 +67,11 @@ def test_a_schema_1_case_is_read_again_as_schema_2(journal, yimao, schema):
     for n in (1, 2, 3):
         doc = json.loads(yimao("journal", "show", str(n), "--json"))
         assert doc["schema_version"] == 2 and doc["saved_with"]["schema_version"] == 1
-        assert doc["changes"] is None  # the readings agree: the stars' new shape is no change
+        if n == 3:  # 困之兑 on 庚申: the day 冲 the 寅 the 巳 害, which the reading now weighs (6.12)
+            assert [c["path"] for c in doc["changes"]] == ["findings[2].reasons", "findings[2].text"]
+            assert "日冲，害不及冲" in doc["changes"][0]["now"]
+        else:
+            assert doc["changes"] is None  # the readings agree: the stars' new shape is no change
         valid(schema, "journal_case", doc)
         saved = json.loads(yimao("journal", "show", str(n), "--json", "--as-saved"))
         assert saved["schema_version"] == 1 and "name" in saved["stars"][0]  # the document as stored then

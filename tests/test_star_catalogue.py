@@ -872,6 +872,30 @@ def test_tianguanfu_other_years_by_the_rule():
     assert all(fixed[y] == pos["子"] for y in BRANCHES)
 
 
+_NINE = ("中宫", "乾", "兑", "艮", "离", "坎", "坤", "震", "巽")
+_LINGGUAN = {"水": "亥", "木": "寅", "火": "巳", "金": "申"}
+_GROUPS = {"水": "申子辰", "金": "巳酉丑", "火": "寅午戌", "木": "亥卯未"}
+
+
+def test_tianguanfu_continuous_variant():
+    """The other reading flies on from the 临官 month without stepping back: (month - 临官) mod 9."""
+    flown = variant("tianguanfu", "连续顺行")["positions"]
+    for element, years in _GROUPS.items():
+        start = MONTHS.index(_LINGGUAN[element])
+        for y in years:
+            assert {m: flown[y][m] for m in MONTHS} == {m: [_NINE[(MONTHS.index(m) - start) % 9]] for m in MONTHS}, y
+    # the book's only example (子 year) holds under both readings
+    assert flown["子"] == star("tianguanfu")["positions"]["子"]
+
+
+def test_tianguanfu_readings_agreement():
+    """Year-month cells where the two readings put 天官符 in the same palace (docs/stars.md)."""
+    pos = star("tianguanfu")["positions"]
+    flown = variant("tianguanfu", "连续顺行")["positions"]
+    agree = {element: sum(pos[y][m] == flown[y][m] for y in years for m in MONTHS) for element, years in _GROUPS.items()}
+    assert agree == {"水": 36, "金": 27, "火": 18, "木": 9}  # each of 36 (3 years x 12 months)
+
+
 def test_shengqi_siqi_guanfu():
     """生气正月从子顺行，死气及官符从午顺行"""
     assert table("shengqi") == "子丑寅卯辰巳午未申酉戌亥"

@@ -599,6 +599,7 @@ def _hai_details(d: HaiDetails) -> dict[str, Any]:
     out["weight"] = d.weight
     out["severity"] = [*_QUOTES[d.severity]]
     out["relations"] = [*map(_RELATION.__getitem__, d.relations)]
+    out["outweighed_by"] = [*map(_MEMBER.__getitem__, d.outweighed_by)]
     return out
 
 

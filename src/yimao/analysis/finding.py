@@ -201,6 +201,7 @@ class HaiDetails(NamedTuple):
     weight: str  # 重 | 轻
     severity: tuple[Quote, ...]
     relations: tuple[Relation, ...]
+    outweighed_by: tuple[Member, ...] = ()  # the 冲 on the target (不及六冲之甚): 月破, 日冲, 动爻, 变爻
 
 
 class ShiyingHaiDetails(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from yimao.analysis.context import RuleContext, Target, as_member, lines_of, rule_context
 from yimao.analysis.finding import Finding, HaiDetails, Member, Relation, ShiyingHaiDetails
 from yimao.analysis.relations import around_hai
-from yimao.chart import Chart, ChartLine, Source, Use
+from yimao.chart import Actor, Chart, ChartLine, Source, Use
 from yimao.ganzhi import BRANCHES, Branch, element_relation
 from yimao.texts import quote
 
@@ -114,6 +114,9 @@ def hai_on(ctx: RuleContext, t: Target) -> Finding | None:
     relations: tuple[Relation, ...] = ()  # 然亦必兼合冲生克而考之: round each source of the 害, with the 日 and the 月
     for m in members:
         relations += around_hai(me, m, ctx.day, ctx.month)
+    # 然亦不及六冲之甚也: a 冲 on the same target (月破, 日冲, a moving line or a 变爻) outweighs the 害
+    chong = t.by(t.branch.opposite)
+    outweighed = tuple([as_member(a, "冲") for a in chong])
     return Finding(
         RULE,
         True,
@@ -122,11 +125,21 @@ def hai_on(ctx: RuleContext, t: Target) -> Finding | None:
         t.relative,
         lines_of(t.position, *[a.position for a in by]),
         (me, *members),
-        (*[f"{a.source.value}{a.branch.value}害{t.role}" for a in by], d, *t.notes),
-        (Q_LAW, _DIRECTION_TEXT[d], Q_USE),
-        # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世 (or the 用 a topic names)
-        HaiDetails(t.ref(), d, "重" if kind == "克害" else "轻", _WEIGHT, relations),
+        (*[f"{a.source.value}{a.branch.value}害{t.role}" for a in by], d, *[f"{_chong_label(a)}，害不及冲" for a in chong], *t.notes),
+        (Q_LAW, _DIRECTION_TEXT[d], Q_USE, *((Q_LIGHT,) if chong else ())),
+        # 六害重克害，克害重用爻世爻: every target here is a 用 or the 世 (or the 用 a topic names);
+        # a 害 the 冲 outweighs is never 重
+        HaiDetails(t.ref(), d, "重" if kind == "克害" and not chong else "轻", _WEIGHT, relations, outweighed),
     )
+
+
+def _chong_label(a: Actor) -> str:
+    """月破, 日冲, or the moving line or 变爻 that 冲 the target."""
+    if a.source is Source.YUE:
+        return "月破"
+    if a.source is Source.RI:
+        return "日冲"
+    return f"{a.source.value}{a.branch.value}冲"
 
 
 __all__ = ["RULE", "hai_on", "kind_of", "liuhai_findings", "partner", "shi_ying"]

@@ -72,7 +72,7 @@ _POSITION_REASONS = ("长生临岁", "长生临月", "长生临动爻", "长生�
 
 
 def zhugui(chart: Chart, use: Use | None = None, context: RuleContext | None = None) -> tuple[Finding, ...]:
-    """助鬼伤身 on the chart: one finding (holding, or the near miss that failed least), or none."""
+    """助鬼伤身 on the chart: one finding (holding, or the near miss with every failed condition), or none."""
     ctx = context if context is not None else rule_context(chart, use)
     shi, day = ctx.shi, ctx.day
     positions = candidates(chart.cast.hexagram)
@@ -114,13 +114,11 @@ def _near_miss(
     extra: list[Member],
     notes: list[str],
 ) -> Finding:
-    """The near miss: the 鬼 that fail least, with the reasons of all of them, each once."""
-    fewest = min(map(len, own))
-    gs = [g for g, r in zip(ghosts, own) if len(r) == fewest]
+    """The near miss: every 鬼, with every condition any of them fails, each once."""
+    gs = ghosts
     reasons = list(shared)
     for r in own:
-        if len(r) == fewest:
-            reasons += [x for x in r if x not in reasons]
+        reasons += [x for x in r if x not in reasons]
     if shi_strong and "鬼不克世" not in reasons:
         reasons.append("世旺相")
     return Finding(
@@ -164,7 +162,7 @@ def _shared_checks(chart: Chart, ctx: RuleContext, element: Element, ke: bool) -
             shared.append(label)
         if member is not None:
             extra.append(member)
-    return shared, extra, ke and (sheng or bool(elsewhere))
+    return shared, extra, ke  # a 鬼 that 克 the 世 is always worth a word
 
 
 @cache  # 64 answers
