@@ -168,9 +168,10 @@ def read(req: CastRequest, pillars: FourPillars | None = None) -> CastResult:
     school = earth_school(req.earth)
     p = pillars if pillars is not None else resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
     chart = build_chart(the_cast, p, school)
-    use = resolve_use(chart, req.use) if req.use is not None else None  # "" is given, and wrong
     analyse, find_stars, topic_filter = _engines()
     topic = topic_filter(req.topic)  # the book's topic (官司 is 词讼), which the rules read by too
+    spec = req.use if req.use is not None else _topic_use(topic)  # a topic's own 用神 without --use
+    use = resolve_use(chart, spec) if spec is not None else None  # "" is given, and wrong
     return CastResult(chart, use, analyse(chart, use, topic), find_stars(chart, use=use, topic=topic), req.topic, how)
 
 
@@ -212,6 +213,28 @@ def topic_note(req: CastRequest) -> str | None:
 
     topic = topic_filter(req.topic)
     return None if topic is None else note(req.topic, topic)
+
+
+def _topic_use(topic: str | None) -> str | None:
+    """The 用神 the topic fixes (docs/rules.md §6), as a --use spec; None when it fixes none."""
+    from yimao.analysis.by_topic import topic_use
+
+    row = topic_use(topic)
+    return None if row is None else row.use
+
+
+def topic_use_note(req: CastRequest) -> str | None:
+    """What to say on stderr when the topic supplied the 用神 (no --use): the 用神 and why."""
+    if req.topic is None or req.use is not None:
+        return None
+    from yimao.analysis.by_topic import topic_use
+    from yimao.stars.place import topic_filter
+
+    row = topic_use(topic_filter(req.topic))
+    if row is None:
+        return None
+    basis = f"「{row.text.original}」 {row.text.passage}" if row.book else f"六爻通例 (cf. 「{row.text.original}」 {row.text.passage})"
+    return f"{row.topic}: 用神 {row.use} ({basis})"
 
 
 def book_topic(topic: str) -> str:
