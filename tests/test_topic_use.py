@@ -148,3 +148,20 @@ def test_the_ghost_is_a_ji_only_where_it_overcomes_the_use(use, role, ji):
 
 def test_good_readings_are_the_books():
     assert {r.reading for r in ZHUGUI.values() if r.reading in GOOD} == GOOD
+
+
+def test_a_xiongdi_use_off_the_shi_cites_the_ji():
+    # 咸 (兑宫 金), 寅日 (6.02): the 兄弟 are 申 (line 3, the 世) and 酉 (line 5)
+    _doc, (f,) = _zhugui("咸", None, "寅", None, "兄")
+    d = f["details"]
+    assert (d["verdict"], d["ghost_role"]) == ("凶", "忌神")
+    assert [q["original"] for q in d["verdict_text"]] == ["大抵用官吉而用财凶，世爻尤凶也", "总之以鬼为忌者，助伤固凶"]
+
+
+def test_the_screen_shows_why_a_reading_is_withheld():
+    from typer.testing import CliRunner
+
+    from yimao.cli import app
+
+    out = CliRunner().invoke(app, ["cast", "--hex", "离", "--month", "申", "--day", "甲申", "--topic", "女嫁", "--use", "世"]).output
+    assert "女嫁之读以官鬼为用神" in out and "遇之反吉也」 6.03" not in out
