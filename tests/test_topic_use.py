@@ -99,7 +99,9 @@ def test_the_verdict_and_reading_by_topic_and_use(topic, use, verdict, reading):
 
 def test_the_topic_supplies_the_use_when_none_is_given():
     doc = document(read(CastRequest(hex="离", month="申", day="甲申", topic="女嫁")))
-    assert doc["use"]["spec"] == "官鬼"
+    assert doc["use"]["spec"] == "官鬼" and doc["use"]["from_topic"] == "女嫁"
+    given = document(read(CastRequest(hex="离", month="申", day="甲申", topic="女嫁", use="官")))["use"]
+    assert given["spec"] == "官鬼" and "from_topic" not in given
     assert document(read(CastRequest(hex="离", month="申", day="甲申", topic="求财")))["use"]["spec"] == "妻财"
     assert document(read(CastRequest(hex="离", month="申", day="甲申", topic="疾病")))["use"] is None
     assert topic_use_note(CastRequest(hex="离", topic="女嫁")) == "女嫁: 用神 官鬼 (「若女占夫而官星为用者」 6.03)"

@@ -172,6 +172,8 @@ def read(req: CastRequest, pillars: FourPillars | None = None) -> CastResult:
     topic = topic_filter(req.topic)  # the book's topic (官司 is 词讼), which the rules read by too
     spec = req.use if req.use is not None else _topic_use(topic)  # a topic's own 用神 without --use
     use = resolve_use(chart, spec) if spec is not None else None  # "" is given, and wrong
+    if use is not None and req.use is None:
+        use = use._replace(from_topic=topic)
     return CastResult(chart, use, analyse(chart, use, topic), find_stars(chart, use=use, topic=topic), req.topic, how)
 
 
@@ -247,9 +249,10 @@ def use_note(use: Use | None) -> str | None:
         return None
     if use.is_hidden:
         return f"用神 {use.spec} 不上卦: 取伏神 (爻 {','.join(map(str, use.hidden_positions))})"
+    by = f" (据{use.from_topic})" if use.from_topic is not None else ""
     if not use.positions:
-        return f"用神 {use.spec}: 不现"
-    return f"用神 {use.spec}: 爻 {','.join(map(str, use.positions))}"
+        return f"用神 {use.spec}{by}: 不现"
+    return f"用神 {use.spec}{by}: 爻 {','.join(map(str, use.positions))}"
 
 
 def document(result: CastResult) -> dict[str, Any]:

@@ -618,13 +618,16 @@ def _shiying_hai_details(d: ShiyingHaiDetails) -> dict[str, Any]:
 def use_to_dict(use: Use | None) -> dict[str, Any] | None:
     if use is None:
         return None
-    return {
+    out = {
         "spec": use.spec,
         "relative": use.relative.value if use.relative else None,
         "positions": list(use.positions),
         "hidden": use.is_hidden,
         "hidden_positions": list(use.hidden_positions),
     }
+    if use.from_topic is not None:
+        out["from_topic"] = use.from_topic
+    return out
 
 
 @cache
