@@ -29,13 +29,16 @@ from yimao.serialize import (
 TOPICS = (None, *dict.fromkeys([*ZHUGUI, *XING, "婚姻"]))
 TARGET = ("target", "hidden", "position", "branch")
 ZHUGUI_HEAD = ("changsheng", "true_changsheng", "ghosts", "shi")
-ZHUGUI_HARM = ("use", "verdict", "verdict_text", "severity", "readings", "topic_reading")
+ZHUGUI_HARM = ("use", "verdict", "verdict_text", "severity", "readings", "topic_reading", "ghost_role")
 JUHUI_HEAD = ("roles", "present", "sound", "ri", "yue", "xuan", "vigour")
 HAI = ("direction", "weight", "severity", "relations")
 
 # The keys of each family's details, in their order: every shape a finding may take.
 SHAPES = {
-    fd.ZhuguiDetails: {ZHUGUI_HEAD, ZHUGUI_HEAD + ZHUGUI_HARM, ZHUGUI_HEAD + ZHUGUI_HARM + ("spirits", "spirit_text")},
+    fd.ZhuguiDetails: {
+        ZHUGUI_HEAD,
+        *(ZHUGUI_HEAD + ZHUGUI_HARM + why + spirits for why in ((), ("topic_why",)) for spirits in ((), ("spirits", "spirit_text"))),
+    },
     fd.JuhuiDetails: {
         JUHUI_HEAD + use + zhen + formed
         for use in ((), ("use_element", "is_use", "to_use"))

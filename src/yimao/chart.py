@@ -510,6 +510,7 @@ class Use(NamedTuple):
     relative: Relative | None
     positions: tuple[int, ...]  # visible lines carrying it
     hidden_positions: tuple[int, ...]  # when absent from the lines: the positions of its 伏神
+    from_topic: str | None = None  # the --topic that supplied it, when no --use was given
 
     @property
     def is_hidden(self) -> bool:

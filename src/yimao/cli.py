@@ -366,7 +366,7 @@ def cast(
     """
     with _guard():
         traditional = _script(traditional, script)
-        from yimao.pipeline import CastRequest, document, read, topic_note
+        from yimao.pipeline import CastRequest, document, read, topic_note, topic_use_note
 
         changed_full = _changed_option(changed)
         pictures = _pictures(svg, html, json)
@@ -379,6 +379,8 @@ def cast(
         result = read(req, pillars)
         _warn_moment(result.chart.pillars, traditional)
         if (note := topic_note(req)) is not None:
+            _err(f"note: {note}", traditional)
+        if (note := topic_use_note(req)) is not None:
             _err(f"note: {note}", traditional)
         if save:
             _save_case(req, result, question, journal, traditional)

@@ -87,7 +87,7 @@ def _checked(opts: dict[str, Any]) -> dict[str, Any] | None:
 def run_cast(opts: dict[str, Any]) -> int:
     """A plain `cast … --json` (`_plain_cast`'s options): the document on stdout; the exit code."""
     try:
-        from yimao.pipeline import CastRequest, document, read, topic_note
+        from yimao.pipeline import CastRequest, document, read, topic_note, topic_use_note
 
         traditional = opts.pop("traditional", False)
         script = opts.pop("script", None)
@@ -99,6 +99,8 @@ def run_cast(opts: dict[str, Any]) -> int:
         result = read(req)
         warn_moment(result.chart.pillars, traditional)
         if (note := topic_note(req)) is not None:
+            err(f"note: {note}", traditional)
+        if (note := topic_use_note(req)) is not None:
             err(f"note: {note}", traditional)
         write_json(document(result), traditional)
     except BaseException as e:

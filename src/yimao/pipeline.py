@@ -168,9 +168,12 @@ def read(req: CastRequest, pillars: FourPillars | None = None) -> CastResult:
     school = earth_school(req.earth)
     p = pillars if pillars is not None else resolve_pillars(req.date, req.tz, req.day_start, req.year, req.month, req.day, req.hour)
     chart = build_chart(the_cast, p, school)
-    use = resolve_use(chart, req.use) if req.use is not None else None  # "" is given, and wrong
     analyse, find_stars, topic_filter = _engines()
     topic = topic_filter(req.topic)  # the book's topic (官司 is 词讼), which the rules read by too
+    spec = req.use if req.use is not None else _topic_use(topic)  # a topic's own 用神 without --use
+    use = resolve_use(chart, spec) if spec is not None else None  # "" is given, and wrong
+    if use is not None and req.use is None:
+        use = use._replace(from_topic=topic)
     return CastResult(chart, use, analyse(chart, use, topic), find_stars(chart, use=use, topic=topic), req.topic, how)
 
 
@@ -214,6 +217,28 @@ def topic_note(req: CastRequest) -> str | None:
     return None if topic is None else note(req.topic, topic)
 
 
+def _topic_use(topic: str | None) -> str | None:
+    """The 用神 the topic fixes (docs/rules.md §6), as a --use spec; None when it fixes none."""
+    from yimao.analysis.by_topic import topic_use
+
+    row = topic_use(topic)
+    return None if row is None else row.use
+
+
+def topic_use_note(req: CastRequest) -> str | None:
+    """What to say on stderr when the topic supplied the 用神 (no --use): the 用神 and why."""
+    if req.topic is None or req.use is not None:
+        return None
+    from yimao.analysis.by_topic import topic_use
+    from yimao.stars.place import topic_filter
+
+    row = topic_use(topic_filter(req.topic))
+    if row is None:
+        return None
+    basis = f"「{row.text.original}」 {row.text.passage}" if row.book else f"六爻通例 (cf. 「{row.text.original}」 {row.text.passage})"
+    return f"{row.topic}: 用神 {row.use} ({basis})"
+
+
 def book_topic(topic: str) -> str:
     """The book's topic a request's topic is read as (官司 is 词讼); an unknown one is an error."""
     return _engines()[2](topic)
@@ -224,9 +249,10 @@ def use_note(use: Use | None) -> str | None:
         return None
     if use.is_hidden:
         return f"用神 {use.spec} 不上卦: 取伏神 (爻 {','.join(map(str, use.hidden_positions))})"
+    by = f" (据{use.from_topic})" if use.from_topic is not None else ""
     if not use.positions:
-        return f"用神 {use.spec}: 不现"
-    return f"用神 {use.spec}: 爻 {','.join(map(str, use.positions))}"
+        return f"用神 {use.spec}{by}: 不现"
+    return f"用神 {use.spec}{by}: 爻 {','.join(map(str, use.positions))}"
 
 
 def document(result: CastResult) -> dict[str, Any]:

@@ -834,13 +834,16 @@ def _finding_notes(f: Finding, tr: Callable[[str], str], width: int, dim: bool, 
     """What a finding carries under its head besides its quotes: the reading of the topic asked
     (docs/rules.md §6), and with `explain`, round a 六害, the 合冲生克 to weigh it by
     (「然亦必兼合冲生克而考之」)."""
-    from yimao.analysis.finding import relations_of, topic_reading_of  # loaded with the findings
+    from yimao.analysis.finding import relations_of, topic_reading_of, topic_why_of  # loaded with the findings
 
     out: list[Text] = []
     reading = topic_reading_of(f.details)
     if reading is not None:
         q = reading.text
         out.extend(_indented(f"{tr(reading.topic)}：「{tr(q.original)}」 {q.passage}", width, "dim italic" if dim else "italic", "    ▸ ", "      "))
+    why = topic_why_of(f.details)
+    if why is not None:
+        out.extend(_indented(tr(why), width, "dim italic", "    ▸ ", "      "))
     relations = relations_of(f.details) if explain else ()
     if relations:
         pieces = [("    " + tr("合冲生克"), "dim")]  # the first line's indent in its first piece

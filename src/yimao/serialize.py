@@ -525,6 +525,9 @@ def _zhugui_details(d: ZhuguiDetails) -> dict[str, Any]:
         out["severity"] = harm.severity.to_dict()
         out["readings"] = [*_TOPIC_TEXTS[harm.readings]]
         out["topic_reading"] = None if harm.topic_reading is None else _TOPIC_READING[harm.topic_reading]
+        out["ghost_role"] = harm.ghost_role
+        if harm.topic_why is not None:
+            out["topic_why"] = harm.topic_why
         if harm.spirit_text is not None:
             out["spirits"] = [{"position": s.position, "spirit": s.spirit._value_, "reading": s.reading} for s in harm.spirits]
             out["spirit_text"] = harm.spirit_text.to_dict()
@@ -616,13 +619,16 @@ def _shiying_hai_details(d: ShiyingHaiDetails) -> dict[str, Any]:
 def use_to_dict(use: Use | None) -> dict[str, Any] | None:
     if use is None:
         return None
-    return {
+    out = {
         "spec": use.spec,
         "relative": use.relative.value if use.relative else None,
         "positions": list(use.positions),
         "hidden": use.is_hidden,
         "hidden_positions": list(use.hidden_positions),
     }
+    if use.from_topic is not None:
+        out["from_topic"] = use.from_topic
+    return out
 
 
 @cache

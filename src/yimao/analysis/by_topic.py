@@ -177,6 +177,67 @@ def topic_targets(topic: str | None, use_relative: str | None = None) -> Targets
     return TARGETS.get(t, DEFAULT_TARGETS) if t is not None else DEFAULT_TARGETS
 
 
+# -- the 用神 a topic fixes (docs/rules.md §6) -------------------------------------------------
+#
+# A topic whose 用神 the book fixes, or, where it does not, the common 六爻 convention (said so):
+# the 用神 a cast with that topic and no --use is read by.
+
+
+class TopicUse(NamedTuple):
+    """The 用神 of a topic: a 六亲 (or 世), the sentence of the book behind it, and whether the
+    book fixes it (`book`) or the common convention does (the sentence then only bears on it)."""
+
+    topic: str
+    use: str  # a --use spec: 官鬼 | 妻财 | 父母 | 子孙 | 世
+    text: Quote
+    book: bool
+
+
+_Q_NUFU_USE = quote("若女占夫而官星为用者", "但若是女子占丈夫、以官星为用神")
+_Q_GUAN_WU = quote("占官骤升，占武即发。（大抵用官吉而用财凶，世爻尤凶也。）", "占官职会骤然升迁，占武职会立刻发迹。（注：大体说来，以官为用则吉")
+_Q_MARRY = quote("男娶谓财、女嫁谓官遇之", "男子娶妻则指妻财逢刑，女子出嫁则指官鬼逢刑")
+_Q_PROFIT = quote("以财为利，以鬼为害", "妻财是利，官鬼是害")
+_Q_SELF = quote("身命，谓世及用爻遇之", "所谓身命遇刑，指世爻及用爻逢刑")
+
+TOPIC_USE: dict[str, TopicUse] = {
+    r.topic: r
+    for r in (
+        TopicUse("女嫁", "官鬼", _Q_NUFU_USE, True),
+        TopicUse("男娶", "妻财", _Q_MARRY, True),
+        TopicUse("功名", "官鬼", _Q_GUAN_WU, True),
+        TopicUse("武职", "官鬼", _Q_GUAN_WU, True),
+        # the convention; the book's note only calls 财 利 and 鬼 害, and 身命 the 世 (6.10)
+        TopicUse("求财", "妻财", _Q_PROFIT, False),
+        TopicUse("失物", "妻财", _Q_PROFIT, False),
+        TopicUse("身命", "世", _Q_SELF, False),
+    )
+}
+
+# The readings of 助鬼伤身 that are good news: 「遇之反吉也」, 「骤升」, 「即发」; all the others are harm.
+GOOD = frozenset(("遇之反吉也", "骤升", "即发"))
+
+
+def topic_use(topic: str | None) -> TopicUse | None:
+    """The 用神 a topic fixes (the book's, or the convention's), None when neither fixes one."""
+    return TOPIC_USE.get(topic) if topic is not None else None
+
+
+def reading_why(reading: TopicReading, use_spec: str | None, use_relative: str | None, verdict: str) -> str | None:
+    """Why the reading of 助鬼伤身 for the topic asked does not apply with this 用神 and verdict
+    (None: it does). A reading the book ties to a 用神 (`TOPIC_USE`, book rows) needs that 用神;
+    a good reading (反吉, 骤升, 即发: 「用官吉」) needs the verdict 反吉, a harm one 凶 or 尤凶."""
+    row = TOPIC_USE.get(reading.topic) or TOPIC_USE.get(side(reading.topic, use_relative) or "")
+    given = use_spec if use_relative is None or use_spec == use_relative else f"{use_spec}（{use_relative}）"
+    if use_spec is not None and row is not None and row.book and use_relative != row.use:
+        return f"{reading.topic}之读以{row.use}为用神（「{row.text.original}」），今用神{given}，不取"
+    good = reading.reading in GOOD
+    if good and verdict != "反吉":
+        return f"{reading.topic}之读用官乃吉（「大抵用官吉而用财凶，世爻尤凶也」），今用神{given or '未给，世当之'}，判{verdict}，不取"
+    if not good and verdict == "反吉":
+        return f"{reading.topic}之读以鬼为害，今以官为用，判反吉（「大抵用官吉」），不取"
+    return None
+
+
 def listed(table: dict[str, TopicReading]) -> tuple[TopicText, ...]:
     """The readings of a table as a finding lists them, each sentence once (under its first topic)."""
     seen: dict[str, TopicText] = {}
@@ -193,7 +254,12 @@ __all__ = [
     "TARGETS",
     "XING",
     "ZHUGUI",
+    "GOOD",
+    "TOPIC_USE",
+    "TopicUse",
     "listed",
+    "reading_why",
+    "topic_use",
     "TopicReading",
     "TopicText",
     "Targets",

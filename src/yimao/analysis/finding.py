@@ -91,6 +91,8 @@ class ZhuguiHarm(NamedTuple):
     topic_reading: TopicReading | None
     spirits: tuple[SpiritReading, ...]
     spirit_text: Quote | None  # the sentence of the spirits when one stands on a 鬼, else None
+    topic_why: str | None = None  # why the topic's reading is not carried (its 用神 or verdict differs)
+    ghost_role: str | None = None  # what the 鬼 is to the 用神: 忌神 | 原神 | 泄神 | 用神所克 | 用神
 
 
 class ZhuguiDetails(NamedTuple):
@@ -243,6 +245,11 @@ def topic_reading_of(d: Details) -> TopicReading | None:
     if isinstance(d, ZhuguiDetails) and d.harm is not None:
         return d.harm.topic_reading
     return None
+
+
+def topic_why_of(d: Details) -> str | None:
+    """Why a holding 助鬼伤身 carries no reading for the topic asked, when one was withheld."""
+    return d.harm.topic_why if isinstance(d, ZhuguiDetails) and d.harm is not None else None
 
 
 def relations_of(d: Details) -> tuple[Relation, ...]:

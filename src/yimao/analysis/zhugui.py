@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from yimao.analysis.by_topic import ZHUGUI, TopicReading, TopicText, listed, zhugui_reading
+from yimao.analysis.by_topic import ZHUGUI, TopicReading, TopicText, listed, reading_why, zhugui_reading
 from yimao.analysis.context import RuleContext, rule_context
 from yimao.analysis.finding import Finding, Ghost, Member, ShiVigour, SpiritReading, ZhuguiDetails, ZhuguiHarm
 from yimao.chart import Chart, ChartLine, Source, Use
@@ -231,7 +231,9 @@ def _holding(
     if shi_strong:  # 世爻逢旺相者弗能伤: everything else holds
         details = ZhuguiDetails(day, True, ghosts, shi_vigour, None)
         return Finding(RULE, False, None, element, Relative.GUANGUI, lines, members, ("世旺相", *notes), (Q_DEF, Q_SHI_EXEMPT), details)
-    verdict, verdict_text = _verdict(chart, use)
+    verdict, verdict_text, role = _verdict(chart, use)
+    reading = _topic_reading(topic, use)  # the reading of the matter asked (6.03, 6.04; docs/rules.md §6)
+    why = None if reading is None else reading_why(reading, use.spec if use else None, _relative(use), verdict)
     spirits = []
     for g in qualifying:  # 鬼临雀起非，临武被劫，临虎见丧，临蛇而惊
         if g.spirit is not None and g.spirit.value in _SPIRIT_READING:
@@ -242,9 +244,11 @@ def _holding(
         verdict_text,
         Q_SEVERITY,
         READINGS,
-        _topic_reading(topic, use),  # the reading of the matter asked (6.03, 6.04; docs/rules.md §6)
+        None if why is not None else reading,
         tuple(spirits),
         Q_SPIRIT if spirits else None,
+        why,
+        role,
     )
     return Finding(
         RULE,
@@ -260,19 +264,37 @@ def _holding(
     )
 
 
+def _relative(use: Use | None) -> str | None:
+    return use.relative.value if use is not None and use.relative is not None else None
+
+
 def _topic_reading(topic: str | None, use: Use | None) -> TopicReading | None:
-    return zhugui_reading(topic, use.relative.value if use is not None and use.relative is not None else None)
+    return zhugui_reading(topic, _relative(use))
 
 
-def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...]]:
-    """用官吉而用财凶，世爻尤凶 (6.03); with no 用神 the 世 is the asker: 凶."""
+# What the 鬼 is to a 用神 of each 六亲: it 克 兄弟 (忌神), 生 父母 (原神), is 生 by 妻财 (泄神
+# of the 财), is 克 by 子孙. 「以鬼为忌者，助伤固凶」 is said of the first alone.
+_ROLE = {
+    Relative.XIONGDI: "忌神",
+    Relative.FUMU: "原神",
+    Relative.QICAI: "泄神",
+    Relative.ZISUN: "用神所克",
+    Relative.GUANGUI: "用神",
+}
+
+
+def _verdict(chart: Chart, use: Use | None) -> tuple[str, tuple[Quote, ...], str]:
+    """用官吉而用财凶，世爻尤凶 (6.03); with no 用神 the 世 is the asker: 凶. The 世 a 鬼 克 is
+    兄弟, so with no 用神, or the 世, the 鬼 is the 忌神; 「以鬼为忌者」 is cited only then and
+    for a 兄弟 用神 (for a 父母 the 鬼 is its 原神)."""
     if use is None:
-        return "凶", (Q_JI,)
+        return "凶", (Q_JI,), "忌神"
+    role = _ROLE.get(use.relative, "忌神") if use.relative is not None else "忌神"
     if use.spec == "世" or use.positions == (chart.hexagram.shi,):
-        return "尤凶", (Q_VERDICT,)
+        return "尤凶", (Q_VERDICT,), "忌神"
     if use.relative is Relative.GUANGUI:
-        return "反吉", (Q_NUFU, Q_VERDICT, Q_GUAN_USE)
-    return "凶", (Q_VERDICT, Q_JI)
+        return "反吉", (Q_NUFU, Q_VERDICT, Q_GUAN_USE), role
+    return "凶", ((Q_VERDICT, Q_JI) if role == "忌神" else (Q_VERDICT,)), role
 
 
 def _members(ghosts: list[ChartLine], shi: ChartLine, day: Branch | None) -> tuple[Member, ...]:
