@@ -984,15 +984,6 @@ def _by_weight(stars: Sequence[Any], tr: Callable[[str], str], most: int = MOST_
     return pieces + counted
 
 
-def line_stars_of(placements: Sequence[Any]) -> dict[int, list[LineStar]]:
-    """The stars that act (各伺其动), by the line they act on: a moving line, its 变爻 or a lifted 伏神."""
-    out: dict[int, list[LineStar]] = {}
-    for s in placements:
-        for pos in sorted({h.position for h in s.hits if h.moving}):
-            out.setdefault(pos, []).append(LineStar(star_label(s.star), s.star.nature))
-    return out
-
-
 _WEIGHT = {"heavy": "重", "light": "轻"}  # 唯日月之用尊焉: month and day stars heavy, year and hour stars light
 
 
