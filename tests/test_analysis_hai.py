@@ -115,3 +115,31 @@ def test_moving_line_chong_outweighs_the_hai():
     f = _use_hai("乾之小畜", "1", day="乙未", month="寅")
     assert "动爻午冲，害不及冲" in f.reasons
     assert f.details.outweighed_by == (Member(Branch.WU, Source.DONGYAO, 4, "冲"),) and f.details.weight == "轻"
+
+
+def _shi_ying_finding(*args: str) -> dict:
+    import json
+
+    from yimao.pipeline import CastRequest, document, read
+
+    options = dict(zip(args[::2], args[1::2]))
+    doc = document(read(CastRequest(**options)))
+    (f,) = [f for f in doc["findings"] if f["rule"] == "六害" and f["details"].get("target") == "世应"]
+    return json.loads(json.dumps(f))
+
+
+def test_a_chong_on_shi_or_ying_outweighs_their_hai():
+    """然亦不及六冲之甚也 (6.12): 小畜's 世 甲子 and 应 辛未 are a 害 pair, 未土 克 子水 (应克世, 重). In a
+    午 month the 世 is 月破: the 冲 outweighs the 害, which is no longer 重. 姤's 世 辛丑 and 应 壬午:
+    a 子 day 冲 the 应; its line 6 changing to 丁未 冲 the 世."""
+    plain = _shi_ying_finding("hex", "小畜", "month", "寅", "day", "甲寅")
+    assert plain["details"]["weight"] == "重" and plain["details"]["outweighed_by"] == []
+    broken = _shi_ying_finding("hex", "小畜", "month", "午", "day", "甲寅")
+    assert broken["details"]["weight"] == "轻" and "月破世，害不及冲" in broken["reasons"]
+    assert [(m["branch"], m["source"], m["role"]) for m in broken["details"]["outweighed_by"]] == [("午", "月", "冲世")]
+    assert any("不及六冲之甚" in t["original"] for t in broken["text"])
+    day = _shi_ying_finding("hex", "姤", "month", "寅", "day", "甲子")
+    assert "日冲应，害不及冲" in day["reasons"]
+    changed = _shi_ying_finding("hex", "姤", "moving", "6", "month", "寅", "day", "甲寅")
+    assert "变爻未冲世，害不及冲" in changed["reasons"]
+    assert [(m["branch"], m["source"], m["position"]) for m in changed["details"]["outweighed_by"]] == [("未", "变爻", 6)]

@@ -50,7 +50,7 @@ SHAPES = {
     fd.WoxingDetails: {TARGET + ("name",)},
     fd.MukaiDetails: {TARGET + ("tomb", "holder", "weight")},
     fd.HaiDetails: {TARGET + HAI + ("outweighed_by",)},
-    fd.ShiyingHaiDetails: {("target", *HAI)},
+    fd.ShiyingHaiDetails: {("target", *HAI, "outweighed_by")},
 }
 
 
@@ -88,6 +88,7 @@ def test_a_hai_and_its_relations():
                 "to": {"branch": "子", "source": "静爻", "position": 1, "role": "世"},
             }
         ],
+        "outweighed_by": [],
     }
 
 

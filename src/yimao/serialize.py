@@ -613,6 +613,7 @@ def _shiying_hai_details(d: ShiyingHaiDetails) -> dict[str, Any]:
         "weight": d.weight,
         "severity": [*_QUOTES[d.severity]],
         "relations": [*map(_RELATION.__getitem__, d.relations)],
+        "outweighed_by": [*map(_MEMBER.__getitem__, d.outweighed_by)],
     }
 
 

@@ -214,6 +214,7 @@ class ShiyingHaiDetails(NamedTuple):
     weight: str  # 重 | 中 | 轻
     severity: tuple[Quote, ...]
     relations: tuple[Relation, ...]
+    outweighed_by: tuple[Member, ...] = ()  # the 冲 on the 世 or the 应 (不及六冲之甚)
 
 
 Details = ZhuguiDetails | JuhuiDetails | XingDetails | SanxingDetails | WoxingDetails | MukaiDetails | HaiDetails | ShiyingHaiDetails

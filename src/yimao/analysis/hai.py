@@ -49,7 +49,7 @@ def liuhai_findings(chart: Chart, use: Use | None = None, ctx: RuleContext | Non
     """世应相害 (always), then the 害 on each target (the 用神, else its 伏神; and the 世)."""
     ctx = ctx if ctx is not None else rule_context(chart, use)
     out = []
-    f = _shi_ying(ctx.shi, ctx.ying, ctx.day, ctx.month)  # only 姤, 恒, 小畜, 益
+    f = _shi_ying(ctx.shi, ctx.ying, ctx.day, ctx.month, chart)  # only 姤, 恒, 小畜, 益
     if f is not None:
         out.append(f)
     for t in ctx.targets:
@@ -66,16 +66,41 @@ def _line_member(cl: ChartLine, role: str) -> Member:
 def shi_ying(chart: Chart) -> Finding | None:
     """世 and 应 a 害 pair: only 姤, 恒 (生害) and 小畜, 益 (克害, 应克世) — a prompt, not a verdict."""
     ctx = rule_context(chart)
-    return _shi_ying(ctx.shi, ctx.ying, ctx.day, ctx.month)
+    return _shi_ying(ctx.shi, ctx.ying, ctx.day, ctx.month, chart)
 
 
-def _shi_ying(shi: ChartLine, ying: ChartLine, day: Branch | None, month: Branch | None) -> Finding | None:
+def _chong_on_pair(chart: Chart, lines: tuple[ChartLine, ...], day: Branch | None, month: Branch | None) -> tuple[Member, ...]:
+    """The 冲 on the 世 or the 应 — by the month (月破), the day (日冲), a moving line or a 变爻 —
+    each as a member whose role names the line it strikes (冲世, 冲应)."""
+    found: list[Member] = []
+    for cl, who in zip(lines, ("世", "应")):
+        target = cl.line.branch.opposite
+        if month is target:
+            found.append(Member(target, Source.YUE, None, f"冲{who}"))
+        if day is target:
+            found.append(Member(target, Source.RI, None, f"冲{who}"))
+        for other in chart.lines:
+            if other.moving and other.line.branch is target:
+                found.append(Member(target, Source.DONGYAO, other.position, f"冲{who}"))
+            if other.changed is not None and other.changed.branch is target:
+                found.append(Member(target, Source.BIANYAO, other.position, f"冲{who}"))
+    return tuple(found)
+
+
+def _chong_reason(m: Member) -> str:
+    where = {Source.YUE: "月破", Source.RI: "日冲"}.get(m.source, f"{m.source.value}{m.branch.value}冲")
+    return f"{where}{(m.role or '')[-1:]}，害不及冲"  # 月破世, 日冲应: its role is 冲世 or 冲应
+
+
+def _shi_ying(shi: ChartLine, ying: ChartLine, day: Branch | None, month: Branch | None, chart: Chart) -> Finding | None:
     if partner(shi.line.branch) is not ying.line.branch:
         return None
     kind = kind_of(shi.branch, ying.branch)
     d = _direction(ying.branch, shi.branch)  # the 应 against the 世
     relation = {"彼克我": "应克世", "我克彼": "世克应", "彼生我": "应生世", "我生彼": "世生应"}[d]
     shi_m, ying_m = _line_member(shi, "世"), _line_member(ying, "应")
+    # 然亦不及六冲之甚也: a 冲 on the 世 or the 应 outweighs the 害 between them
+    chong = _chong_on_pair(chart, (shi, ying), day, month)
     return Finding(
         RULE,
         True,
@@ -84,14 +109,15 @@ def _shi_ying(shi: ChartLine, ying: ChartLine, day: Branch | None, month: Branch
         shi.relative,
         (min(shi.position, ying.position), max(shi.position, ying.position)),
         (shi_m, ying_m),
-        ("世应相害", relation),
-        (Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT),
+        ("世应相害", relation, *[_chong_reason(m) for m in chong]),
+        (Q_LAW, _DIRECTION_TEXT[d], Q_PROMPT, *((Q_LIGHT,) if chong else ())),
         ShiyingHaiDetails(
             "世应",
             relation,
-            "重" if relation == "应克世" else "轻" if kind == "生害" else "中",
+            "轻" if chong or kind == "生害" else "重" if relation == "应克世" else "中",
             _WEIGHT,
             around_hai(shi_m, ying_m, day, month),  # 然亦必兼合冲生克而考之
+            chong,
         ),
     )
 
