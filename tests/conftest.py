@@ -48,3 +48,21 @@ def bad(result: tuple[int, bytes, bytes], *says: str) -> str:
     for s in says:
         assert s in message, message
     return message
+
+
+def answered_on_a_terminal(args: tuple[str, ...], typed: bytes) -> bytes:
+    """Run `yimao ARGS` in a new process whose stdin and stderr are a pseudo-terminal, type `typed`
+    at its prompt, and give what the terminal showed (the run must succeed)."""
+    import os
+    import pty
+    import subprocess
+
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.Popen([sys.executable, "-m", "yimao", *args], stdin=slave, stdout=subprocess.PIPE, stderr=slave)
+        os.write(master, typed)
+        assert p.wait(timeout=60) == 0
+        return os.read(master, 4096)
+    finally:
+        os.close(slave)
+        os.close(master)

@@ -13,7 +13,7 @@ import sys
 import zlib
 
 import pytest
-from conftest import ok
+from conftest import answered_on_a_terminal, ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -936,18 +936,8 @@ def test_delete_needs_yes_without_a_terminal(journal, yimao):
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
 @pytest.mark.parametrize("answer, kept", [(b"n\n", True), (b"y\n", False)])
 def test_delete_asks_on_a_terminal(journal, yimao, answer, kept):
-    import pty
-
     ok(yimao("cast", *PILLAR_CASES[0], "--save"))
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.Popen([sys.executable, "-m", "yimao", "journal", "delete", "1"], stdin=slave, stdout=subprocess.PIPE, stderr=slave)
-        os.write(master, answer)
-        assert p.wait(timeout=60) == 0
-        prompt = os.read(master, 4096).decode()
-    finally:
-        os.close(slave)
-        os.close(master)
+    prompt = answered_on_a_terminal(("journal", "delete", "1"), answer).decode()
     assert "删除卦例 1" in prompt
     assert len(listed(yimao)) == (1 if kept else 0)
 

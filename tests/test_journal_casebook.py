@@ -5,15 +5,13 @@ deleted; messages in the interface's language. docs/design.md §8 (the stats: te
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
-import subprocess
 import sys
 from datetime import UTC, datetime
 
 import pytest
-from conftest import bad, ok
+from conftest import answered_on_a_terminal, bad, ok
 
 from yimao.usertext import is_visible
 
@@ -270,21 +268,9 @@ def test_an_edited_note_imports_as_the_same_note(journal, yimao, tmp_path):
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
 @pytest.mark.parametrize("answer, kept", [(b"n\n", True), (b"y\n", False)])
 def test_deleting_a_note_asks_on_a_terminal_showing_it_as_text(journal, yimao, answer, kept):
-    import pty
-
     ok(yimao("cast", *PILLARS, "--save"))
     ok(yimao("journal", "note", "1", "记\x1b]0;pwned\x07\x1b[2J\u202e尾"))
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.Popen(
-            [sys.executable, "-m", "yimao", "journal", "note", "1", "--delete", "1"], stdin=slave, stdout=subprocess.PIPE, stderr=slave
-        )
-        os.write(master, answer)
-        assert p.wait(timeout=60) == 0
-        prompt = os.read(master, 4096).decode()
-    finally:
-        os.close(slave)
-        os.close(master)
+    prompt = answered_on_a_terminal(("journal", "note", "1", "--delete", "1"), answer).decode()
     assert "删除卦例 1 笔记 1" in prompt and "记␛]0;pwned␇␛[2J<U+202E>尾" in prompt
     assert not re.search("[\x07\x1b\u202e]", prompt)
     assert len(shown(yimao)["notes"]) == (1 if kept else 0)

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import bad, ok
+from conftest import answered_on_a_terminal, bad, ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -139,18 +139,8 @@ def test_names_in_stored_documents_are_shown_as_text(journal, yimao):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
 def test_the_delete_prompt_shows_the_question_as_text(journal, yimao):
-    import pty
-
     ok(yimao("cast", *CAST, "--save", "--question", "问\x1b]0;pwned\x07\x1b[2J\r\x08\u202e尾"))
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.Popen([sys.executable, "-m", "yimao", "journal", "delete", "1"], stdin=slave, stdout=subprocess.PIPE, stderr=slave)
-        os.write(master, b"n\n")
-        assert p.wait(timeout=60) == 0
-        prompt = os.read(master, 4096)
-    finally:
-        os.close(slave)
-        os.close(master)
+    prompt = answered_on_a_terminal(("journal", "delete", "1"), b"n\n")
     assert "删除卦例 1".encode() in prompt
     assert not re.search(rb"[\x07\x08\x1b]", prompt) and "\u202e".encode() not in prompt
     assert "问␛]0;pwned␇␛[2J␍␈<U+202E>尾" in prompt.decode()

@@ -7,27 +7,17 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import sys
 
 import pytest
-
-from yimao.launch import run as launch_run
+from conftest import ok
 
 PILLARS = ("--hex", "大畜之离", "--month", "卯", "--day", "戊寅", "--use", "父")
 
 
 @pytest.fixture
-def yimao(monkeypatch, capfdbinary):
+def yimao(yimao):
     """Run `yimao ARGS` in this process: its stdout, the run having succeeded."""
-
-    def call(*args: str) -> bytes:
-        monkeypatch.setattr(sys, "argv", ["yimao", *args])
-        code = launch_run(list(args))
-        out, err = capfdbinary.readouterr()
-        assert code == 0 and b"Traceback" not in err, err.decode()
-        return out
-
-    return call
+    return lambda *args: ok(yimao(*args))
 
 
 # 申日之离, 亥日之泰: 助鬼伤身 holds (the book's own examples); 巳日之巽: 三刑 holds.

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
-
-from yimao.launch import run as launch_run
+from conftest import ok
 
 DATA = Path(__file__).parent / "data"
 
@@ -31,15 +29,9 @@ def journal(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def yimao(monkeypatch, capfdbinary):
-    def call(*args: str) -> bytes:
-        monkeypatch.setattr(sys, "argv", ["yimao", *args])
-        code = launch_run(list(args))
-        out, err = capfdbinary.readouterr()
-        assert code == 0 and b"Traceback" not in err, err.decode()
-        return out
-
-    return call
+def yimao(yimao):
+    """Run `yimao ARGS` in this process: its stdout, the run having succeeded."""
+    return lambda *args: ok(yimao(*args))
 
 
 @pytest.fixture(scope="module")
