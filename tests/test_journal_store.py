@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,24 @@ def test_a_missing_journal_is_not_created_by_reading(tmp_path):
     path = tmp_path / "none" / "j.sqlite3"
     assert store.connect(path, create=False) is None
     assert not path.parent.exists()
+
+
+def test_an_opener_waits_while_another_creates_the_journal(tmp_path):
+    """The switch to WAL is refused at once, not waited for, while another process holds the
+    write lock of a new file (as it does while it creates the tables): the opener waits for it as
+    a writer would, and then finds the file made."""
+    path = tmp_path / "j.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("CREATE TABLE t (x)")
+    done = threading.Timer(0.3, lambda: other.execute("COMMIT"))
+    done.start()
+    try:
+        db = store.connect(path, create=True)
+    finally:
+        done.join()
+    assert db is not None and db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._version(db) == store.current_version()
 
 
 WORKER = textwrap.dedent(

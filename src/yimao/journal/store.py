@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -222,13 +223,29 @@ def connect(path: Path, *, create: bool) -> sqlite3.Connection | None:
             raise
         try:
             if _version(db) < current_version():
-                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                    db.execute("PRAGMA journal_mode = WAL")  # persistent: set once, by the first writer
+                _use_wal(db)
                 migrate(db, path)
         except BaseException:
             db.close()
             raise
         return db
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Put the file in WAL mode (persistent: set once, by the first writer). The switch takes the
+    file whole, and SQLite refuses it at once, without waiting, while another process holds a
+    write lock (it does while it creates the tables): so it is tried again until the other is
+    done, or another opener has switched it, within the same wait as any writer's."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    pause = 0.001
+    while db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as e:
+            if _code(e) != sqlite3.SQLITE_BUSY or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
 
 
 def _open(target: str, uri: bool = False) -> sqlite3.Connection:
