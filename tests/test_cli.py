@@ -554,7 +554,7 @@ def _value_options():
 
     valid = {"--hex": "乾", "--moving": "2", "--date": "2026-12-02T10:00+08:00", "--tz": "Asia/Shanghai", "--day-start": "23", "--year": "丙午"}
     valid |= {"--month": "3", "--day": "戊寅", "--hour": "午", "--use": "父", "--topic": "婚姻", "--earth": "shui", "--script": "tw"}
-    valid |= {"--changed": "full", "--width": "80", "--svg": "-", "--html": "-"}
+    valid |= {"--changed": "full", "--width": "80", "--svg": "-", "--html": "-", "--png": "-"}
     valid |= {"--question": "问财", "--journal": "journal.sqlite3"}  # refused when repeated, before any file is opened
     found = []
     for name, command in get_command(app).commands.items():

@@ -37,7 +37,14 @@ ALLOWED = {
         "serialize",
         "pipeline",
         "usertext",
+        "view",
+        "linebreak",
     },
+    "linebreak": set(),  # widths in cells and where Chinese lines may break
+    # what a reader sees of a reading, decided once for the terminal and the pictures
+    "view": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis", "stars", "pipeline", "usertext"},
+    # the SVG picture, the HTML page and the PNG: drawn from the view, never from rich
+    "picture": {"errors", "view", "linebreak", "usertext", "hanzi", "picture"},
     "cli": None,  # may import everything
     "__main__": {"launch"},
     "output": {"errors", "serialize", "hanzi"},  # the streams, messages, exit codes and writers every command shares

@@ -9,14 +9,14 @@ import os
 import random
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from yimao.linebreak import NO_LINE_END, NO_LINE_START, cells, tokens, wrap_text
 from yimao.pipeline import CastRequest, read
-from yimao.render import NO_LINE_END, NO_LINE_START, _tokens, cells, make_console, render_reading, wrap_text
+from yimao.render import make_console, render_reading
 
 DATE = "2026-12-02T10:00+08:00"  # the README's quick start
 ENV = {**os.environ, "TZ": "Asia/Shanghai", "PYTHONIOENCODING": "utf-8"}
@@ -228,7 +228,7 @@ def test_wrapped_lines_keep_the_rules_of_chinese_text(text, width):
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # nothing lost, nothing added
     for i, line in enumerate(lines):
         # a piece wider than the line has one of its own, with the marks bound to it
-        single = len([t for t in _tokens(line.strip()) if t not in NO_LINE_START | NO_LINE_END]) <= 1
+        single = len([t for t in tokens(line.strip()) if t not in NO_LINE_START | NO_LINE_END]) <= 1
         assert cells(line.rstrip("".join(NO_LINE_START))) <= width or single  # only closing marks may hang past it
         if i and line and not single:
             assert line[0] not in NO_LINE_START, lines
@@ -254,22 +254,6 @@ def test_the_jie_warning_is_said_once_on_stderr_in_local_time():
 
 
 # --- pictures ---------------------------------------------------------------------------------
-
-
-def test_svg_and_html_hold_the_chart_and_nothing_else(tmp_path):
-    svg, html = tmp_path / "chart.svg", tmp_path / "chart.html"
-    r = cli("cast", "--date", DATE, "--hex", "离之乾", "--svg", str(svg), "--html", str(html))
-    assert r.returncode == 0 and r.stdout == b"" and r.stderr == b""
-    chart = read(CastRequest("离之乾", date=DATE)).chart
-    line_cells = [cell(cl.line) for cl in chart.lines] + [cell(cl.changed) for cl in chart.lines if cl.changed]
-    root = ET.parse(svg).getroot()
-    assert root.tag.endswith("svg")
-    text = "".join(root.itertext()).replace("\xa0", " ")
-    html_text = _html_text(html.read_text(encoding="utf-8"))
-    for needle in ("离为火", "乾为天", *line_cells):
-        assert needle in text, needle
-        assert needle in html_text, needle
-    assert "│" not in text and "yimao" not in html_text  # the chart, no more
 
 
 def _html_text(page: str) -> str:
@@ -334,7 +318,7 @@ def test_the_books_text_breaks_as_chinese_breaks(args):
 def test_each_holding_finding_is_shown_with_the_sentence_that_names_its_case():
     """The deciding sentence is one of the finding's own quotes (so verbatim), and for every kind
     the table names, the one naming that case (动会者…, 此相生之害也, 是谓真刑), not the general rule."""
-    from yimao.render import _DECIDING, deciding_quote
+    from yimao.view import _DECIDING, deciding_quote
 
     seen = set()
     for req in _casts(400):

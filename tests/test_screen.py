@@ -164,20 +164,3 @@ def test_explain_gives_the_books_sentences_for_a_hidden_line():
     assert "伏得生" not in line3 and "相挈" not in line3
     assert "（用神）" in line2 and "伏得生" in line2 and "相挈" in line2
     assert "「伏会者，发动飞爻而相挈也」 6.06" in block and "「伏得生者其局真」 6.07" in block
-
-
-def test_the_jin_lines_are_seen_on_a_light_page(tmp_path):
-    """金 in the terminal's own colour: bright white left 姤's 兄弟壬申金 blank on the white page of --html."""
-    import subprocess
-    import sys
-
-    page = tmp_path / "g.html"
-    r = subprocess.run(
-        [sys.executable, "-m", "yimao", "cast", "--hex", "姤", "--month", "卯", "--day", "戊寅", "--html", str(page)], capture_output=True
-    )
-    assert r.returncode == 0, r.stderr
-    html = page.read_text(encoding="utf-8")
-    assert "background-color: #ffffff" in html
-    for cell in ("兄弟壬申金", "兄弟辛酉金"):
-        at = html.index(cell)
-        assert "#ffffff" not in html[html.rfind("<span", 0, at) : at], cell

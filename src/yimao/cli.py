@@ -224,7 +224,7 @@ WidthOpt = Annotated[
         "--width",
         min=60,
         max=250,
-        help="The width of the tables in columns (60-250). Default: COLUMNS, else the terminal's, else 120 (100 for --svg and --html).",
+        help="The width of the tables in columns (60-250). Default: COLUMNS, else the terminal's, else 120. Pictures are drawn at their own width.",
     ),
 ]
 
@@ -241,27 +241,34 @@ def _changed_option(value: str) -> bool | None:
     raise NotationError(f"unknown --changed {shown(value)}", value, ("auto", "moving", "full"))
 
 
-def _pictures(svg: str | None, html: str | None, json: bool) -> list[tuple[str, str]]:
+def _pictures(svg: str | None, html: str | None, png: str | None, json: bool) -> list[tuple[str, str]]:
     """The pictures asked for, as (format, path): checked before the chart is read."""
-    pictures = [(kind, path) for kind, path in (("svg", svg), ("html", html)) if path is not None]
+    pictures = [(kind, path) for kind, path in (("svg", svg), ("html", html), ("png", png)) if path is not None]
     if pictures and json:
-        raise NotationError("--svg and --html draw the chart: give them without --json", "--json", ("--svg chart.svg", "--json"))
+        raise NotationError("--svg, --html and --png draw the chart: give them without --json", "--json", ("--svg chart.svg", "--json"))
     if [path for _, path in pictures].count("-") > 1:
         raise NotationError("only one picture can go to stdout (-)", "-", ("--svg - --html chart.html",))
     for kind, path in pictures:
         if not path.strip():
             raise NotationError(f"--{kind} needs a file name (or - for stdout)", path, (f"--{kind} chart.{kind}", f"--{kind} -"))
+    if png is not None:
+        from yimao.picture.png import require
+
+        require()
     return pictures
 
 
-def _write_pictures(draw, pictures: list[tuple[str, str]], width: int | None, title: str) -> None:
-    """Draw once on a recording console, then write each picture: a file, or stdout for -.
-    A path that is no file's (no such directory, a directory) is bad input (exit 2), said before
-    anything is written; a file that cannot be written is an output that failed (exit 1)."""
+def _write_pictures(result, pictures: list[tuple[str, str]], traditional: bool | str, case=None) -> None:
+    """Draw each picture of the chart (and of its case) from its view, then write it: a file,
+    whole or not at all, or stdout for -. A path that is no file's (no such directory, a
+    directory) is bad input (exit 2), said before anything is written; a file that cannot be
+    written is an output that failed (exit 1)."""
     from pathlib import Path
 
-    from yimao.output import write_file
-    from yimao.render import export_picture, recording_console
+    from yimao.hanzi import script_of
+    from yimao.output import stdout, write_file
+    from yimao.picture import draw
+    from yimao.view import chart_view
 
     for kind, path in pictures:
         if path != "-":
@@ -270,15 +277,15 @@ def _write_pictures(draw, pictures: list[tuple[str, str]], width: int | None, ti
                 raise NotationError(f"cannot write --{kind} {shown(path)}: no directory {shown(str(parent))}", path)
             if Path(path).is_dir():
                 raise NotationError(f"cannot write --{kind} {shown(path)}: it is a directory", path)
-    console = recording_console(width)
-    draw(console)
+    view = chart_view(result, script_of(traditional), case)
     for kind, path in pictures:
-        data = export_picture(console, kind, title)
+        data = draw(view, kind)
         if path == "-":
-            _write_text(data)
+            stdout().write(data)
+            sys.stdout.flush()
         else:
             named = repr(path) if len(path) <= 1024 else shown(path)  # the whole name of a file, as a file's can be long
-            write_file(path, data.encode("utf-8"), f"--{kind} {named}")  # whole, or the old file left as it was
+            write_file(path, data, f"--{kind} {named}")  # whole, or the old file left as it was
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -348,6 +355,10 @@ def cast(
     html: Annotated[
         str | None, typer.Option("--html", metavar="FILE", help="Write the chart as an HTML page to FILE (- for stdout), nothing else.")
     ] = None,
+    png: Annotated[
+        str | None,
+        typer.Option("--png", metavar="FILE", help="Write the chart as a PNG picture to FILE (- for stdout), nothing else; needs yimao[image]."),
+    ] = None,
     traditional: TradOpt = False,
     script: ScriptOpt = None,
     json: JsonOpt = False,
@@ -369,7 +380,7 @@ def cast(
         from yimao.pipeline import CastRequest, document, read, topic_note, topic_use_note
 
         changed_full = _changed_option(changed)
-        pictures = _pictures(svg, html, json)
+        pictures = _pictures(svg, html, png, json)
         if question is not None:
             question = checked(question, "--question")
         req = CastRequest(hex or "", moving, date, tz, day_start, year, month, day, hour, use, topic, earth)
@@ -389,15 +400,12 @@ def cast(
         if json:
             _write_json(document(result), traditional)
             return
+        if pictures:
+            _write_pictures(result, pictures, traditional)
+            return
         from yimao.render import make_console, render_reading
 
-        def draw(console):
-            render_reading(result, console, traditional=traditional, explain=explain, changed_full=changed_full, stars_only=stars)
-
-        if pictures:
-            _write_pictures(draw, pictures, width, title=result.chart.cast.hexagram.short_name)
-        else:
-            draw(make_console(width=width))
+        render_reading(result, make_console(width=width), traditional=traditional, explain=explain, changed_full=changed_full, stars_only=stars)
 
 
 def _obtain(req, hex: str | None, toss: bool, traditional: bool | str):
@@ -994,6 +1002,9 @@ def journal_show(
     width: WidthOpt = None,
     svg: Annotated[str | None, typer.Option("--svg", metavar="FILE", help="Write the case as an SVG picture to FILE (- for stdout).")] = None,
     html: Annotated[str | None, typer.Option("--html", metavar="FILE", help="Write the case as an HTML page to FILE (- for stdout).")] = None,
+    png: Annotated[
+        str | None, typer.Option("--png", metavar="FILE", help="Write the case as a PNG picture to FILE (- for stdout); needs yimao[image].")
+    ] = None,
     journal: JournalOpt = None,
     traditional: TradOpt = False,
     script: ScriptOpt = None,
@@ -1016,7 +1027,7 @@ def journal_show(
         from yimao.pipeline import document
 
         changed_full = _changed_option(changed)
-        pictures = _pictures(svg, html, json)
+        pictures = _pictures(svg, html, png, json)
         if as_saved and not json:
             raise NotationError("--as-saved gives the stored document: give --json", "--as-saved", ("--as-saved --json",))
         with opened(journal, create=False) as db:
@@ -1032,16 +1043,14 @@ def journal_show(
         if result is None or json:
             _write_json({**now, **fields}, traditional)
             return
+        if pictures:
+            _write_pictures(result, pictures, traditional, fields)
+            return
         from yimao.render import make_console, render_case, render_reading
 
-        def draw(console):
-            render_reading(result, console, traditional=traditional, explain=explain, changed_full=changed_full)
-            render_case(fields, console, traditional)
-
-        if pictures:
-            _write_pictures(draw, pictures, width, title=f"{c.spec} #{case}")
-        else:
-            draw(make_console(width=width))
+        console = make_console(width=width)
+        render_reading(result, console, traditional=traditional, explain=explain, changed_full=changed_full)
+        render_case(fields, console, traditional)
 
 
 @journal_app.command("note", cls=_Command)

@@ -6,7 +6,6 @@ line carries ○ (老阳) or × (老阴).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any, NamedTuple, cast
@@ -17,21 +16,58 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from yimao.chart import Chart, ChartLine, changed_line, changed_relations
+from yimao.chart import Chart, ChartLine, changed_line
 from yimao.ganzhi import Stage, stage
 from yimao.hanzi import convert, script_of
 from yimao.hexagram import Hexagram
+from yimao.linebreak import cells, wrap_text
 from yimao.pillars import FourPillars
-from yimao.usertext import visible, xml_safe
+from yimao.usertext import visible
+from yimao.view import (
+    ELEMENT_TONE,
+    MOST_NAMES,
+    NATURE_TONE,
+    Tone,
+    changed_state,
+    deciding_quote,
+    family_counts,
+    finding_label,
+    generating,
+    hidden_state,
+    line_cell,
+    line_marks,
+    member_text,
+    overcoming,
+    pick_stars,
+    rules,
+    star_label,
+    stars_on_moving_lines,
+    use_element,
+)
 
 if TYPE_CHECKING:
     from yimao.analysis.finding import Finding, Member
 
 YANG = "▅▅▅▅▅"
 YIN = "▅▅ ▅▅"
-# 金 in the terminal's own foreground: bright white vanished on a light background (and on the
-# white page of --html), leaving the 金 lines blank.
-_ELEMENT_STYLE = {"木": "green", "火": "red", "土": "yellow", "金": "default", "水": "cyan"}
+
+# Each tone of the view (`view.Tone`) as the terminal draws it. 金 in the terminal's own
+# foreground: bright white vanished on a light background.
+_TONE_STYLE = {
+    Tone.PLAIN: "",
+    Tone.QUIET: "dim",
+    Tone.STRONG: "bold",
+    Tone.MU: "green",
+    Tone.HUO: "red",
+    Tone.TU: "yellow",
+    Tone.JIN: "default",
+    Tone.SHUI: "cyan",
+    Tone.JI: "green",
+    Tone.XIONG: "red",
+    Tone.MIXED: "yellow",
+    Tone.MOVING: "bold magenta",
+    Tone.HELD: "bold green",
+}
 
 
 # The width of the tables: COLUMNS when it is a whole number, else the terminal's, else (a pipe or
@@ -42,7 +78,6 @@ _ELEMENT_STYLE = {"木": "green", "火": "red", "土": "yellow", "金": "default
 # COLUMNS and LINES with int(), which fails on a number of more than 4,300 digits.
 MIN_WIDTH = 60
 PIPE_WIDTH = 120
-PICTURE_WIDTH = 100
 MAX_WIDTH = 250
 
 
@@ -64,74 +99,6 @@ def make_console(file=None, width: int | None = None, *, stderr: bool = False, m
     height = _env_size("LINES") or (terminal.lines if terminal else 0) or 25
     con.size = (min(max(width, min_width), MAX_WIDTH), min(height, 10_000))
     return con
-
-
-def recording_console(width: int | None = None) -> Console:
-    """A console that draws nowhere and keeps what it draws, for `export_picture`: the width
-    given, else COLUMNS, else PICTURE_WIDTH; in full colour whatever the terminal."""
-    import io
-
-    width = width or _env_size("COLUMNS") or PICTURE_WIDTH
-    return Console(
-        file=io.StringIO(),
-        record=True,
-        width=min(max(width, MIN_WIDTH), MAX_WIDTH),
-        height=25,
-        color_system="truecolor",
-        force_terminal=True,
-        highlight=False,
-        markup=False,
-        emoji=False,
-        soft_wrap=False,
-    )
-
-
-# The SVG around Rich's drawing of the cells: fonts the reader's system has (a monospace face,
-# then CJK faces for the characters it lacks), and nothing fetched — Rich's own template loads
-# Fira Code from a CDN, so that opening a chart would contact a third party.
-_SVG_FORMAT = """<svg class="yimao-chart" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">
-<style>
-.{unique_id}-matrix {{
-    font-family: "DejaVu Sans Mono", Menlo, Consolas, "Noto Sans Mono CJK SC", "Noto Sans CJK SC", "Source Han Sans SC",
-        "PingFang SC", "Microsoft YaHei", monospace;
-    font-size: {char_height}px;
-    line-height: {line_height}px;
-    font-variant-east-asian: full-width;
-}}
-.{unique_id}-title {{
-    font-size: 18px;
-    font-weight: bold;
-    font-family: sans-serif;
-}}
-{styles}
-</style>
-<defs>
-<clipPath id="{unique_id}-clip-terminal">
-  <rect x="0" y="0" width="{terminal_width}" height="{terminal_height}" />
-</clipPath>
-{lines}
-</defs>
-{chrome}
-<g transform="translate({terminal_x}, {terminal_y})" clip-path="url(#{unique_id}-clip-terminal)">
-{backgrounds}
-<g class="{unique_id}-matrix">
-{matrix}
-</g>
-</g>
-</svg>
-"""
-
-
-def export_picture(console: Console, kind: str, title: str) -> str:
-    """What a recording console drew, as an SVG picture or an HTML page (Rich's export, its
-    colours, fonts of the reader's system), and nothing else. User text was drawn `visible`, so
-    the picture holds no character XML refuses; `xml_safe` over the whole is the guarantee."""
-    if kind == "svg":
-        data = console.export_svg(title=visible(title), clear=False, code_format=_SVG_FORMAT)
-    else:
-        data = console.export_html(clear=False, inline_styles=True)
-    f = console.file  # traditional output: what the strings did not convert (the markup is ASCII)
-    return xml_safe(convert(data, f.script) if isinstance(f, _Converting) else data)
 
 
 def _env_size(name: str) -> int | None:
@@ -184,93 +151,8 @@ def glyph(yang: bool, moving: bool) -> Text:
     return t
 
 
-def _element(s: str) -> str:
-    return _ELEMENT_STYLE.get(s, "")
-
-
-# --- breaking Chinese lines -------------------------------------------------------------------
-
-# Marks a line may not start with (closing punctuation) or end with (opening punctuation): the
-# usual rule of Chinese and Japanese typesetting (禁则), applied to the quotes and lists this
-# module wraps itself. Rich's own folding breaks anywhere, so text that may wrap is broken here.
-NO_LINE_START = frozenset("，。、；：？！」』）》〉】”’…·")
-NO_LINE_END = frozenset("「『（《〈【“‘")
-
-
-def cells(s: str) -> int:
-    """The terminal width of `s`: two cells for a wide (East Asian) character, one otherwise."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
-
-
-def _tokens(s: str) -> list[str]:
-    """`s` as the pieces a line may break between: each wide character alone, a run of narrow
-    ones (6.10, --explain) together, and each space alone."""
-    out: list[str] = []
-    for c in s:
-        wide = unicodedata.east_asian_width(c) in "WF"
-        if out and not wide and c != " " and out[-1][-1] != " " and unicodedata.east_asian_width(out[-1][-1]) not in "WF":
-            out[-1] += c
-        else:
-            out.append(c)
-    return out
-
-
-def break_lines(pieces: Sequence[str], width: int, *, indent: str = "") -> list[str]:
-    """Lay `pieces` (words that are never split: characters, names) into lines of at most `width`
-    cells, each line after the first starting with `indent`. A line never starts with a closing
-    mark nor ends with an opening one: the piece before is carried over with it, or where the
-    line holds nothing else to carry, the mark hangs past the width (as typesetters let
-    punctuation hang). A single piece wider than a line is put on a line of its own."""
-    lines: list[list[str]] = [[]]
-    used = 0
-    for piece in pieces:
-        w = cells(piece)
-        room = width - (cells(indent) if len(lines) > 1 else 0)
-        if lines[-1] and used + w > room and piece != " ":
-            carried = _carried(lines[-1], piece)
-            if carried is not None:
-                lines.append(carried)
-            used = sum(map(cells, lines[-1]))
-        if piece == " " and not lines[-1]:
-            continue
-        lines[-1].append(piece)
-        used += w
-    text = ["".join(line).rstrip() for line in lines]
-    return [text[0], *(indent + t for t in text[1:])] if text else []
-
-
-def _carried(line: list[str], piece: str) -> list[str] | None:
-    """Where `line` is full and `piece` comes next: the pieces taken off its end to start the next
-    line, so that the next line does not start with a closing mark nor this one end with an
-    opening mark (often none); None when the line holds nothing else to take, and the mark
-    hangs. Spaces are looked through (a line's end is its last piece that is not a space) and
-    dropped at the break."""
-
-    def after(k: int) -> str:
-        return next((p for p in line[k:] if p != " "), piece)
-
-    def last(k: int) -> str:
-        return next((p for p in reversed(line[:k]) if p != " "), "")
-
-    while len(line) > 1 and line[-1] == " ":
-        line.pop()
-    k = len(line)
-    while k > 1 and (after(k) in NO_LINE_START or last(k) in NO_LINE_END):
-        k -= 1
-    if after(k) in NO_LINE_START:
-        return None
-    carried = line[k:]
-    del line[k:]
-    while line and line[-1] == " ":
-        line.pop()
-    while carried and carried[0] == " ":
-        carried.pop(0)
-    return carried
-
-
-def wrap_text(s: str, width: int, *, indent: str = "") -> list[str]:
-    """`s` broken into lines of at most `width` cells, by `break_lines`."""
-    return break_lines(_tokens(s), width, indent=indent)
+def _element(element: Any) -> str:
+    return _TONE_STYLE[ELEMENT_TONE[element]]
 
 
 def _wrapped(s: str, width: int, style: str = "", indent: str = "") -> list[Text]:
@@ -380,19 +262,11 @@ def _hex_title(h: Hexagram, tr: Callable[[str], str]) -> str:
     return f"{h.unicode} {tr(h.name)}  {tr(h.palace.value)}{tr('宫')}{tr(h.generation.value)}"
 
 
-def line_cell(relative: Any, stem: Any, branch: Any) -> str:
-    """A line as the tables write it: 六亲 干支 五行, 兄弟己巳火."""
-    return f"{relative.value}{stem.value}{branch.value}{branch.element.value}"
-
-
 class LineStar(NamedTuple):
     """A star on a line of the table: its label and its nature (吉, 凶, 吉凶, 未详)."""
 
     label: str
     nature: str
-
-
-_NATURE_STYLE = {"吉": "green", "凶": "red", "吉凶": "yellow", "未详": "dim"}
 
 
 GROUP_SEP = ("·", "dim")  # a piece between groups of pieces: never at the start or end of a line
@@ -407,8 +281,9 @@ def stars_by_nature(stars: Sequence[LineStar], tr: Callable[[str], str]) -> list
         if names:
             if out:
                 out.append(GROUP_SEP)
-            out.append((tr(nature), f"bold {_NATURE_STYLE[nature]}"))
-            out.extend((n, _NATURE_STYLE[nature] if nature != "未详" else "") for n in names)
+            style = _TONE_STYLE[NATURE_TONE[nature]]
+            out.append((tr(nature), f"bold {style}"))
+            out.extend((n, style if nature != "未详" else "") for n in names)
     return out
 
 
@@ -448,50 +323,6 @@ def _without_edge_separators(lines: list[list[tuple[str, str]]]) -> list[list[tu
         if line:
             out.append(line)
     return out or [[]]
-
-
-def line_marks(chart: Chart, use: Any = None) -> dict[int, str]:
-    """The marks of the 世应 column: 世, 应, and with a 用神 用 on its lines (伏用 on the line whose
-    伏神 it is), 原 on the lines of the element that 生 it (原神) and 忌 on those of the element
-    that 克 it (忌神) — the general convention of 六爻, not a rule of volume 6."""
-    marks: dict[int, list[str]] = {cl.position: (["世"] if cl.shi else ["应"] if cl.ying else []) for cl in chart.lines}
-    if use is not None:
-        for p in use.positions:
-            marks[p].append("用")
-        if use.is_hidden:
-            for p in use.hidden_positions:
-                marks[p].append("伏用")
-    element = use_element(chart, use)
-    if element is not None:
-        for cl in chart.lines:
-            if "用" in marks[cl.position]:
-                continue
-            if cl.element.generates is element:
-                marks[cl.position].append("原")
-            elif cl.element.overcomes is element:
-                marks[cl.position].append("忌")
-    return {p: "".join(m) for p, m in marks.items()}  # 世伏用: one cell, whole at any width
-
-
-def use_element(chart: Chart, use: Any) -> Any:
-    """The element of the 用神: of its lines, or of its 伏神; None without one, or when it does not appear."""
-    if use is None:
-        return None
-    if use.positions:
-        return chart.lines[use.positions[0] - 1].element
-    for p in use.hidden_positions if use.is_hidden else ():
-        hidden = chart.lines[p - 1].hidden
-        if hidden is not None:
-            return hidden.line.branch.element
-    return None
-
-
-def _generating(element: Any) -> Any:
-    return next(e for e in type(element) if e.generates is element)
-
-
-def _overcoming(element: Any) -> Any:
-    return next(e for e in type(element) if e.overcomes is element)
 
 
 class _Column(NamedTuple):
@@ -552,25 +383,13 @@ def _joined(*parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
 def _hidden_state(cl: ChartLine, tr: Callable[[str], str]) -> list[tuple[str, str]]:
     """A line's 伏神 as the 爻象 says it (伏): the 飞神 against it (飞生伏, 飞克伏, 伏生飞, 伏克飞,
     比和), its 旺衰 in the month and stage at the day, 旬空, 月破, and 相挈 when its 飞神 moves."""
-    h = cl.hidden
-    if h is None:
-        return []
-    state = [h.fei]
-    if h.month is not None:
-        state += [f"月{h.month.vigour.value}", *(["月破"] if h.month.po else [])]
-    if h.day is not None:
-        state += [*(["旬空"] if h.day.kong else []), f"日{h.day.stage.value}"]
-    if h.lifted:
-        state.append("相挈")
-    return [(tr("伏"), "bold"), *((tr(t), "dim") for t in state)]
+    state = hidden_state(cl)
+    return [(tr("伏"), "bold"), *((tr(t), "dim") for t in state)] if state else []
 
 
 def _changed_state(cl: ChartLine, tr: Callable[[str], str], chart: Chart) -> list[tuple[str, str]]:
     """A line's 变爻 as the 爻象 says it (变): its own 旺衰 in the month and stage at the day."""
-    if cl.changed is None:
-        return []
-    month, day = changed_relations(chart, cl.changed)
-    state = ([f"月{month.vigour.value}"] if month is not None else []) + ([f"日{day.stage.value}"] if day is not None else [])
+    state = changed_state(cl, chart)
     return [(tr("变"), "bold"), *((tr(t), "dim") for t in state)] if state else []
 
 
@@ -631,7 +450,7 @@ def _line_columns(
     columns = [
         _column(tr("六神"), [tr(cl.spirit.value) if cl.spirit else "" for cl in rows]),
         _column(tr("伏神"), [_hidden_cell(cl, tr, marks) for cl in rows]),
-        _column(tr("本卦"), [Text(tr(line_cell(cl.relative, cl.line.stem, cl.branch)), style=_element(cl.element.value)) for cl in rows]),
+        _column(tr("本卦"), [Text(tr(line_cell(cl.relative, cl.line.stem, cl.branch)), style=_element(cl.element)) for cl in rows]),
         _column("", [glyph(cl.line.yang, cl.moving) for cl in rows]),
         _column(tr("世应"), [Text(tr(marks.get(cl.position, "")), style="bold") for cl in rows]),
     ]
@@ -691,7 +510,7 @@ def _hidden_cell(cl: ChartLine, tr: Callable[[str], str], marks: Mapping[int, st
         return ""
     hl = cl.hidden.line
     used = "伏用" in marks.get(cl.position, "")
-    return Text(tr(line_cell(hl.relative, hl.stem, hl.branch)), style=f"bold {_element(hl.branch.element.value)}" if used else "dim")
+    return Text(tr(line_cell(hl.relative, hl.stem, hl.branch)), style=f"bold {_element(hl.branch.element)}" if used else "dim")
 
 
 def _changed_cells(chart: Chart, tr: Callable[[str], str], full: bool) -> list[tuple[Any, bool]] | None:
@@ -714,7 +533,7 @@ def _changed_text(c: tuple[Any, bool], tr: Callable[[str], str], *, drawn: bool)
     if drawn:
         t.append(YANG if line.yang else YIN, style="" if moved else "dim")
         t.append(" ")
-    t.append(tr(line_cell(line.relative, line.stem, line.branch)), style=_element(line.branch.element.value) if moved else "dim")
+    t.append(tr(line_cell(line.relative, line.stem, line.branch)), style=_element(line.branch.element) if moved else "dim")
     return t
 
 
@@ -751,7 +570,7 @@ def chart_facts(chart: Chart, tr: Callable[[str], str], width: int, use: Any = N
         facts.append(tr(use_note(use) or ""))
         element = use_element(chart, use)
         if element is not None:
-            facts.append(tr(f"原神{_generating(element).value} 忌神{_overcoming(element).value}"))
+            facts.append(tr(f"原神{generating(element).value} 忌神{overcoming(element).value}"))
     facts.append(f"{tr('卦身')} {tr(chart.hexagram.guashen.value)}")
     if chart.features:
         facts.append(" ".join(tr(f) for f in chart.features))
@@ -760,36 +579,6 @@ def chart_facts(chart: Chart, tr: Callable[[str], str], width: int, use: Any = N
 
 
 # --- a reading: chart, findings, stars ------------------------------------------------------
-
-RULE_ORDER = ("助鬼伤身", "局会", "三刑", "墓开", "六害")
-
-# The sentence that decides a holding finding, by its kind (or rule): the first of the finding's
-# quotes that contains the phrase; else its first quote. A finding cites the general rule first
-# and then the sentence that names its case (动会者…, 此相生之害也 …), which is the one to show.
-_DECIDING = {
-    "动会": "动会者",
-    "变会": "变会者",
-    "伏会": "伏会者",
-    "生害": "相生之害",
-    "克害": "克",
-    "真刑": "真刑",
-    "刑冲并见": "刑而兼冲",
-    "三刑全": "孟党孟刑",
-    "刑": "三刑之立法",
-    "墓开": "刑则墓开",
-    "冲开": "墓开",
-    "助鬼伤身": "助鬼伤身",
-}
-
-
-def deciding_quote(f: Any) -> Any:
-    """The one sentence of the book a holding finding is shown with by default."""
-    phrase = _DECIDING.get(f.kind or f.rule) or _DECIDING.get(f.rule)
-    if phrase:
-        for q in f.text[1:] if f.kind == "克害" else f.text:  # 克害: 彼克我者 / 我克彼者, not the general sentence
-            if phrase in q.original:
-                return q
-    return f.text[0] if f.text else None
 
 
 def _quote_lines(text: Sequence[Any], tr: Callable[[str], str], explain: bool, dim: bool, width: int, told: set[str] | None = None) -> list[Text]:
@@ -808,18 +597,12 @@ def _quote_lines(text: Sequence[Any], tr: Callable[[str], str], explain: bool, d
     return out
 
 
-def _member_text(m: Any, tr: Callable[[str], str]) -> str:
-    where = f"{m.source.value}{m.position}" if m.position else m.source.value
-    role = f"{m.role}:" if m.role else ""
-    return tr(f"{role}{m.branch.value}({where})")
-
-
 def _finding_head(f: Any, rule: str, tr: Callable[[str], str], width: int, reasons: bool) -> list[Text]:
     """A finding's head: its mark, label, lines and members (and reasons), wrapped."""
-    pieces = [("✔" if f.holds else "✘", "bold green" if f.holds else "dim"), (tr(_finding_label(f, rule) or rule), "bold" if f.holds else "dim")]
+    pieces = [("✔" if f.holds else "✘", "bold green" if f.holds else "dim"), (tr(finding_label(f, rule) or rule), "bold" if f.holds else "dim")]
     if f.lines:
         pieces.append((f"{tr('爻')}{','.join(map(str, f.lines))}", "" if f.holds else "dim"))
-    pieces.extend((_member_text(m, tr), "cyan" if f.holds else "dim") for m in f.members)
+    pieces.extend((tr(member_text(m)), "cyan" if f.holds else "dim") for m in f.members)
     if reasons:
         pieces.extend((tr(r), "dim") for r in f.reasons)
     return _pieces_text(pieces, width, indent="    ")
@@ -857,7 +640,7 @@ def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain
     misses with their reasons (`--explain`)."""
     parts: list[Any] = []
     inner = width - 4
-    for rule in _rules(findings):
+    for rule in rules(findings):
         group = sorted((f for f in findings if f.rule == rule), key=lambda f: not f.holds)
         if not group:
             parts.append(Text(f"{tr(rule)} {tr('无')}", style="dim"))
@@ -873,15 +656,11 @@ def findings_sections(findings: Sequence[Any], tr: Callable[[str], str], explain
     return parts
 
 
-def _rules(findings: Sequence[Any]) -> list[str]:
-    return list(dict.fromkeys([*RULE_ORDER, *(f.rule for f in findings)]))
-
-
 def findings_compact(findings: Sequence[Any], tr: Callable[[str], str], width: int) -> list[Text]:
     """What holds, each with its deciding sentence; then one line over every family: ✔ and ✘
     counted, 无 when it was checked and found nothing, and where the near misses are told."""
     out: list[Text] = []
-    for rule in _rules(findings):
+    for rule in rules(findings):
         held = [f for f in findings if f.rule == rule and f.holds]
         for i, f in enumerate(held):
             out.extend(_finding_head(f, rule, tr, width, reasons=True))
@@ -898,30 +677,12 @@ def _family_counts(findings: Sequence[Any], tr: Callable[[str], str], width: int
     """One line over every rule family, in the book's order: 助鬼伤身 ✘1 · 三刑 无 … and, when
     there are near misses, where they are told."""
     pieces = []
-    for rule in _rules(findings):
-        held = sum(f.holds for f in findings if f.rule == rule)
-        missed = sum(not f.holds for f in findings if f.rule == rule)
+    for rule, held, missed in family_counts(findings):
         counts = (f" ✔{held}" if held else "") + (f" ✘{missed}" if missed else "")
         pieces.append((tr(rule) + (counts or f" {tr('无')}"), "" if counts else "dim"))
     if any(not f.holds for f in findings):
         pieces.append((tr("✘ 未成，其理见 --explain"), "dim"))
     return _pieces_text(pieces, width, indent="  ", sep=" · ")
-
-
-def _finding_label(f: Any, rule: str) -> str:
-    """Kind, element (a 局 under 局会) and 六亲 of a finding, those it has."""
-    element = None
-    if f.element:
-        element = f"{f.element.value}局" if rule == "局会" else f.element.value
-    return " ".join(x for x in (f.kind, element, f.relative.value if f.relative else None) if x)
-
-
-def star_label(star: Any) -> str:
-    """The name a star is shown by: its label, unique in the catalogue (丧门（岁）)."""
-    return star.label or star.name
-
-
-MOST_NAMES = 12  # star names a moving line shows by default; the rest are counted
 
 
 def stars_by_line(placements: Sequence[Any], tr: Callable[[str], str], width: int, *, every: bool = False) -> list[Text]:
@@ -931,10 +692,7 @@ def stars_by_line(placements: Sequence[Any], tr: Callable[[str], str], width: in
     many names as fit one line and MOST_NAMES at most; counted after them, the heavy ones not
     named (余), those of unknown nature (未详) and the light ones (轻). With `every`, all of them
     by nature."""
-    per: dict[int, list[Any]] = {}
-    for s in placements:
-        for pos in sorted({h.position for h in s.hits if h.moving}):
-            per.setdefault(pos, []).append(s)
+    per = stars_on_moving_lines(placements)
     out: list[Text] = []
     label = tr("神煞")
     room = width - cells(label) - 1
@@ -957,28 +715,11 @@ def _all_by_nature(stars: Sequence[Any], tr: Callable[[str], str]) -> list[tuple
     return stars_by_nature([LineStar(star_label(s.star), s.star.nature) for s in stars], tr)
 
 
-_NAMED_NATURES = ("吉", "凶", "吉凶")
-
-
 def _by_weight(stars: Sequence[Any], tr: Callable[[str], str], most: int = MOST_NAMES) -> list[tuple[str, str]]:
-    held = [s for s in stars if any(c.holds for c in s.conditions)]
-    rest = [s for s in stars if s not in held]
-    groups = {n: [s for s in rest if s.star.weight == "heavy" and s.star.nature == n] for n in _NAMED_NATURES}
-    shown: set[int] = set()
-    budget = most - len(held)
-    for rank in range(max(map(len, groups.values()), default=0)):  # the natures in turn, so that none is left out
-        for n in _NAMED_NATURES:
-            if budget > 0 and rank < len(groups[n]):
-                shown.add(id(groups[n][rank]))
-                budget -= 1
-    pieces: list[tuple[str, str]] = [(f"✔{tr(star_label(s.star))}", "bold green") for s in held]
-    pieces += stars_by_nature([LineStar(star_label(s.star), s.star.nature) for s in rest if id(s) in shown], tr)
-    counts = [
-        ("余", sum(len(g) for g in groups.values()) - len(shown)),
-        ("未详", sum(s.star.weight == "heavy" and s.star.nature not in _NAMED_NATURES for s in rest)),
-        ("轻", sum(s.star.weight != "heavy" for s in rest)),
-    ]
-    counted = [(f"{tr(label)}{n}", "dim") for label, n in counts if n]
+    pick = pick_stars(stars, most)
+    pieces: list[tuple[str, str]] = [(f"✔{tr(n)}", "bold green") for n in pick.held]
+    pieces += stars_by_nature([LineStar(n, nature) for nature, names in pick.named for n in names], tr)
+    counted = [(f"{tr(label)}{n}", "dim") for label, n in pick.counts]
     if counted and pieces:
         pieces.append(GROUP_SEP)
     return pieces + counted
