@@ -20,7 +20,7 @@ ALLOWED = {
     "chart": {"errors", "ganzhi", "pillars", "hexagram", "hanzi"},
     "toss": {"errors", "hexagram"},  # throws of three coins: their notation, and how a cast was obtained
     "analysis": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis"},
-    "stars": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "stars", "data"},
+    "stars": {"errors", "ganzhi", "pillars", "solar_terms", "hexagram", "chart", "texts", "hanzi", "stars", "data"},
     "serialize": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis", "stars", "solar_terms"},
     "pipeline": {"errors", "ganzhi", "pillars", "hexagram", "chart", "texts", "hanzi", "analysis", "stars", "solar_terms", "serialize", "toss"},
     "render": {

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from yimao.solar_terms import TERM_NAMES
+
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = ROOT / "src" / "yimao" / "data" / "stars.toml"
 TEXT = ROOT / "src" / "yimao" / "data" / "vol6.txt"
@@ -203,8 +205,9 @@ def test_schema(s):
         assert s["kind"] != "none"
         check_table(s, s["positions"], "positions", primary=True)
         for v in s.get("variants", []):
-            assert set(v) <= {"reading", "reason", "quotes", "positions"}
+            assert set(v) <= {"reading", "reason", "quotes", "positions", "days"}
             assert v["reading"] and v["reason"]
+            assert set(v.get("days", ())) <= set(TERM_NAMES)
             check_table(s, v["positions"], f"variant {v['reading']}", primary=False)
             assert v["positions"] != s["positions"], f"{s['id']}: variant {v['reading']} equals the primary"
 

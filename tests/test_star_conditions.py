@@ -112,7 +112,8 @@ def test_gangkui_variant_anywhere():
     c = condition(gang, GANGKUI)
     assert c is not None and (c["holds"], c["lines"]) == (False, [])  # listed: a variant holds
     variants = {v["reading"]: v for v in c["variants"]}
-    assert set(variants) == {"changed", "anywhere"}
+    assert set(variants) == {"changed", "anywhere", "star_line"}  # star_line: the lifted 伏 官鬼 (hidden)
+    assert variants["star_line"]["hidden"] and not variants["star_line"]["holds"]  # no 伏神 under lines 1 and 5
     assert (variants["anywhere"]["holds"], variants["anywhere"]["lines"]) == (True, [2])
     gang = entry(("--hex", "晋", "--moving", "1", "--month", "辰"), "tiangang_gangkui")
     assert condition(gang, GANGKUI) is None  # no 官鬼 moves: no reading holds
@@ -181,3 +182,66 @@ def test_star_and_stars_say_the_weight():
     code, out = invoke("stars", "--month", "寅", "--day", "甲子", "--year", "子", "--hour", "午", "--json")
     stars = json.loads(out)["stars"]
     assert stars and all(s["weight"] in ("heavy", "light") for s in stars)
+
+
+def test_a_lifted_hidden_guan_is_a_moving_guan_by_its_variant():
+    """伏 鬼动 (伏会者，发动飞爻而相挈也): 讼 (离宫游魂) hides 离's 官鬼己亥 under line 3; in a 申 month
+    天罡 (正月起巳顺行) is 亥, on that 伏神. With line 3 moving the 伏神 is lifted: yimao's reading (the
+    star on a moving 官鬼 of the 本卦) fails, the hidden reading holds on line 3."""
+    gang = entry(("--hex", "讼", "--moving", "3", "--month", "申", "--day", "甲子"), "tiangang_gangkui")
+    assert gang["positions"] == ["亥"] and {"position": 3, "part": "伏神", "moving": True} in gang["hits"]
+    c = condition(gang, GANGKUI)
+    assert c is not None and not c["holds"]
+    (hidden,) = [v for v in c["variants"] if v["hidden"]]
+    assert (hidden["reading"], hidden["holds"], hidden["lines"]) == ("star_line", True, [3])
+    still = entry(("--hex", "讼", "--moving", "4", "--month", "申", "--day", "甲子"), "tiangang_gangkui")
+    assert condition(still, GANGKUI) is None  # line 3 still: its 伏神 is not lifted, no reading holds
+
+
+YIN_STEMS = {"乙", "丁", "己", "辛", "癸"}
+
+
+def test_yangren_ou_as_the_yin_stems_holds_on_yin_stem_days_only():
+    """「兄弟相加偶必重」 with 偶 read as the yin stems (the verse names 乙 辛 丁己 癸): over a sample of
+    charts, that reading holds exactly where yimao's holds on a day of a yin stem."""
+    import random
+
+    from yimao.hexagram import HEXAGRAMS
+    from yimao.pipeline import CastRequest, read
+
+    rng = random.Random(31)
+    seen = {True: 0, False: 0}
+    for _ in range(1500):
+        h = rng.choice(HEXAGRAMS)
+        day = rng.choice([f"{s}{b}" for s, b in zip("甲乙丙丁戊己庚辛壬癸" * 6, "子丑寅卯辰巳午未申酉戌亥" * 5)])
+        result = read(CastRequest(h.short_name, moving=str(rng.randint(1, 6)), month=rng.choice("寅卯辰巳午未申酉戌亥子丑"), day=day))
+        for s in result.stars.placements:
+            if s.star.id != "yangren":
+                continue
+            (c,) = [c for c in s.conditions if c.condition.quote.original == "兄弟相加偶必重"]
+            (ou,) = [v for v in c.variants if v.reading.day_stems]
+            assert ou.holds == (c.holds and day[0] in YIN_STEMS), (h.short_name, day)
+            seen[ou.holds] += 1
+    assert seen[True] > 5 and seen[False] > 5
+
+
+def test_a_condition_is_judged_where_each_variant_places_the_star():
+    """喜神 on a 甲 day: yimao's reading puts it on 寅 (甲己五遁得丙寅); the verse's reading on the
+    palace 艮 (甲己东北), 丑 and 寅. 离 with line 2 (己丑 子孙) moving changes it to 甲寅: the star
+    stands on that 变爻 alone, so 「若喜神位值子孙动者」 fails by yimao's reading (no 本爻 under the
+    star) and holds by the verse's, on line 2, where 丑 子孙 moves."""
+    args = ("--hex", "离", "--moving", "2", "--month", "卯", "--day", "甲子")
+    xi = entry(args, "xishen")
+    assert xi["positions"] == ["寅"] and xi["hits"] == [{"position": 2, "part": "变爻", "moving": True}]
+    assert condition(xi, "若喜神位值子孙动者，出行顺利") is None  # by no reading of the sentence where 寅 puts it
+    (verse,) = xi["variants"]
+    assert verse["positions"] == ["艮"]
+    (held,) = verse["conditions"]
+    assert (held["holds"], held["lines"], held["effect"]) == (True, [2], "出行顺利")
+    code, out = invoke("cast", *args)
+    assert code == 0 and "异读 歌诀：全宫（方位）：" in out and "✔喜神出行顺利爻2" in "".join(out.split())
+    assert all(
+        v["conditions"] == []
+        for s in json.loads(invoke("cast", "--hex", "乾", "--month", "卯", "--day", "甲子", "--json")[1])["stars"]
+        for v in s["variants"]
+    )

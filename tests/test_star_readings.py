@@ -226,8 +226,45 @@ def test_completion_offers_fixed_names():
 def test_tianshe_readings(month, primary, four):
     d = doc("star", "天赦", "--month", month)
     assert d["positions"] == [primary]
-    assert d["variants"] == [{"reading": d["variants"][0]["reading"], "positions": four}]
-    assert "二至" in d["variants"][0]["reading"]
+    months, day = d["variants"]
+    assert months == {"reading": months["reading"], "positions": four} and "二至" in months["reading"]
+    assert day == {"reading": day["reading"], "positions": None} and "节气本日" in day["reading"]  # no date, no day of a 节气
+
+
+# 「故后世以是日为天赦」: the strict reading, the very day of 立春, 夏至, 立秋 or 冬至. 夏至 1997 fell on
+# 21 June at 16:19:56 (UTC+8), a 甲午 day of 午月; 23 June 2008 is a 甲午 day of 午月 two days
+# after 夏至 (21 June 2008); 立秋 2025 fell on 7 August at 13:51:35, a 戊申 day, 未月 before it.
+@pytest.mark.parametrize(
+    "date, on_the_day",
+    [
+        ("1997-06-21T18:00+08:00", ["甲午"]),
+        ("1997-06-21T01:00+08:00", ["甲午"]),  # the whole local day, before the instant too (夏至 is mid-month)
+        ("2008-06-23T10:00+08:00", []),
+        ("2025-08-07T15:00+08:00", ["戊申"]),
+        ("2025-08-07T10:00+08:00", []),  # 立秋's day, but still 未月: not 戊申's season
+        ("1997-06-20T23:30+08:00", ["甲午"]),  # 子初换日: from 23:00 the day is the 21st's, 甲午
+    ],
+)
+def test_tianshe_on_the_day_of_the_jieqi(date, on_the_day):
+    d = doc("star", "天赦", "--date", date)
+    (strict,) = [v for v in d["variants"] if "节气本日" in v["reading"]]
+    assert strict["positions"] == on_the_day
+
+
+def test_a_chart_on_a_tianshe_day_says_whether_it_is_the_day_of_the_jieqi():
+    """天赦 in force (值日) on a 甲午 day of 午月; the strict reading agrees on 夏至 1997 and places it
+    nowhere two days after 夏至 2008."""
+
+    def tianshe(date: str) -> dict:
+        (s,) = [s for s in doc("cast", "--hex", "乾", "--date", date)["stars"] if s["id"] == "tianshe"]
+        return s
+
+    on = tianshe("1997-06-21T18:00+08:00")
+    assert on["day_match"] and on["variants"] == []  # every reading places it where yimao's does
+    after = tianshe("2008-06-23T10:00+08:00")
+    assert after["day_match"] and [(v["positions"], "节气本日" in v["reading"]) for v in after["variants"]] == [([], True)]
+    (stated,) = [s for s in doc("cast", "--hex", "乾", "--month", "午", "--day", "甲午")["stars"] if s["id"] == "tianshe"]
+    assert [v["positions"] for v in stated["variants"]] == [None]  # pillars alone: the day of a 节气 is not known
 
 
 # --- 经星 五纬: 「乾之上九降参，又降镇星」 ----------------------------------------------------------------------

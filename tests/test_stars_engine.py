@@ -189,7 +189,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from yimao.chart import resolve_use  # noqa: E402
-from yimao.ganzhi import CYCLE, Branch, Stem  # noqa: E402
+from yimao.ganzhi import CYCLE, Branch, GanZhi, Stem  # noqa: E402
 from yimao.hexagram import HEXAGRAMS  # noqa: E402
 from yimao.serialize import star_ids_by_line, stars_to_list  # noqa: E402
 from yimao.stars.catalogue import DIRECTION_BRANCHES, basis_values, position_kind  # noqa: E402
@@ -224,7 +224,7 @@ def direct_conditions(star, chart, hits, topic):
             continue  # held by no reading: the catalogue says it, not the chart
         out.append({
             "index": i, "holds": first["holds"], "lines": first["lines"], "reading": first["reading"], "relative": first["relative"],
-            "moving": first["moving"], "topics": first["topics"], "effect": c.effect,
+            "moving": first["moving"], "topics": first["topics"], "hidden": first["hidden"], "day_stems": first["day_stems"], "effect": c.effect,
             "text": {"passage": c.quote.passage, "original": c.quote.original}, "variants": rest,
         })  # fmt: skip
     return out
@@ -234,17 +234,27 @@ def direct_condition_reading(r, chart, hits, topic):
     def kin(line):
         return r.relative is None or line.relative.value == r.relative
 
+    def lifted_kin(cl):  # 伏 鬼动: a lifted 伏神 of the 六亲 (its 飞神 moves), with `hidden`
+        return r.hidden and cl.moving and cl.hidden is not None and kin(cl.hidden.line)
+
+    day = chart.pillars.day
+    off_day = bool(r.day_stems) and not (isinstance(day, GanZhi) and day.stem.value in r.day_stems)
     if r.on == "topic":
         lines, holds = [], topic in r.topics
+    elif off_day:
+        lines, holds = [], False
     else:
         if r.on == "star_line":
             lines = [
-                h["position"] for h in hits if h["part"] == "本爻" and (h["moving"] or not r.moving) and kin(chart.lines[h["position"] - 1].line)
+                h["position"]
+                for h in hits
+                if (h["part"] == "本爻" and (h["moving"] or not r.moving) and kin(chart.lines[h["position"] - 1].line))
+                or (h["part"] == "伏神" and h["moving"] and lifted_kin(chart.lines[h["position"] - 1]))
             ]
         elif r.on == "changed":
             lines = [h["position"] for h in hits if h["part"] == "变爻" and kin(chart.lines[h["position"] - 1].changed)]
         else:
-            moving_kin = [cl.position for cl in chart.lines if cl.moving and kin(cl.line)]
+            moving_kin = [cl.position for cl in chart.lines if (cl.moving and kin(cl.line)) or lifted_kin(cl)]
             star_moving = [h["position"] for h in hits if h["moving"]]
             if r.on == "together":
                 lines = star_moving + moving_kin if star_moving and moving_kin else []
@@ -252,7 +262,10 @@ def direct_condition_reading(r, chart, hits, topic):
                 lines = moving_kin if hits else []
         lines = sorted(set(lines))
         holds = bool(lines)
-    return {"reading": r.on, "relative": r.relative, "moving": r.moving, "topics": list(r.topics), "holds": holds, "lines": lines}
+    return {
+        "reading": r.on, "relative": r.relative, "moving": r.moving, "topics": list(r.topics), "hidden": r.hidden,
+        "day_stems": list(r.day_stems), "holds": holds, "lines": lines,
+    }  # fmt: skip
 
 
 def direct_reading(chart, use, topic):
@@ -278,35 +291,52 @@ def direct_reading(chart, use, topic):
         positions = star.lookup(star.table, month, day, year, hour)
         if not positions:
             continue
-        branches, stems, ganzhi = set(), set(), set()
-        for pos in positions:
-            kind = position_kind(pos)
-            if kind == "branch":
-                branches.add(Branch(pos))
-            elif kind == "stem":
-                stems.add(Stem(pos))
-            elif kind == "direction":
-                branches.update(DIRECTION_BRANCHES[pos])
-            else:
-                ganzhi.add(pos)
-        hits = []
-        for cl in chart.lines:
-            parts = [("本爻", cl.moving, cl.line), ("变爻", True, cl.changed)]
-            if cl.hidden is not None:
-                parts.append(("伏神", cl.hidden.lifted, cl.hidden.line))
-            for part, moving, line in parts:
-                if line is not None and (line.branch in branches or line.stem in stems):
-                    hits.append({"position": cl.position, "part": part, "moving": moving})
+        hits, ganzhi = hits_of(chart, positions)
         day_match = day in ganzhi
         if not hits and not day_match:
             continue
-        variants = [
-            {"reading": v.reading, "positions": None if vp is None else list(vp)}
-            for v in star.variants
-            if (vp := star.lookup(v.table, month, day, year, hour)) != positions  # only a variant placing it otherwise
-        ]
+        variants = []
+        for v in star.variants:
+            vp = star.lookup(v.table, month, day, year, hour)
+            if v.days and vp is not None:
+                vp = None  # a reading of some 节气 days only: pillars given say no day
+            if vp == positions:
+                continue  # only a variant placing it otherwise
+            held = []
+            if vp:  # the conditions on the chart, judged where the variant puts the star
+                chart_conditions = direct_conditions(star, chart, hits_of(chart, vp)[0], topic)
+                held = [
+                    c
+                    for c in chart_conditions
+                    if any(r.on != "topic" for r in (star.conditions[c["index"]].reading, *star.conditions[c["index"]].variants))
+                ]
+            variants.append({"reading": v.reading, "positions": None if vp is None else list(vp), "conditions": held})
         out.append(entry(star, list(positions), hits, day_match, focus, variants, direct_conditions(star, chart, hits, topic)))
     return out
+
+
+def hits_of(chart, positions):
+    """Where positions fall on a chart, read line by line: the hits, and the 干支 they name."""
+    branches, stems, ganzhi = set(), set(), set()
+    for pos in positions:
+        kind = position_kind(pos)
+        if kind == "branch":
+            branches.add(Branch(pos))
+        elif kind == "stem":
+            stems.add(Stem(pos))
+        elif kind == "direction":
+            branches.update(DIRECTION_BRANCHES[pos])
+        else:
+            ganzhi.add(pos)
+    hits = []
+    for cl in chart.lines:
+        parts = [("本爻", cl.moving, cl.line), ("变爻", True, cl.changed)]
+        if cl.hidden is not None:
+            parts.append(("伏神", cl.hidden.lifted, cl.hidden.line))
+        for part, moving, line in parts:
+            if line is not None and (line.branch in branches or line.stem in stems):
+                hits.append({"position": cl.position, "part": part, "moving": moving})
+    return hits, ganzhi
 
 
 def entry(star, positions, hits, day_match, focus, variants, conditions):

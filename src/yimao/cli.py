@@ -671,8 +671,8 @@ def _star_at(s, basis_strings, json: bool, traditional: bool | str) -> None:
     """`star NAME` with a date or pillars: where the star stands for them."""
     from yimao.stars.place import positions_for
 
-    _, m, d, y, h = basis_strings
-    pos, variants = positions_for(s, m, d, y, h)
+    p, m, d, y, h = basis_strings
+    pos, variants = positions_for(s, m, d, y, h, p.context)
     if json:
         from yimao.serialize import star_positions_document
 
@@ -729,7 +729,7 @@ def stars(
 
         p = resolve_pillars(date, tz, day_start, year, month, day, hour)
         _warn_moment(p, traditional)
-        rows = stars_at(*basis_values(p.month_branch, p.day, p.year, p.hour))
+        rows = stars_at(*basis_values(p.month_branch, p.day, p.year, p.hour), p.context)
         if json:
             from yimao.serialize import stars_document
 

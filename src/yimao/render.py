@@ -22,6 +22,7 @@ from yimao.hanzi import convert, script_of
 from yimao.hexagram import Hexagram
 from yimao.linebreak import cells, wrap_text
 from yimao.pillars import FourPillars
+from yimao.stars.conditions import reads_the_chart
 from yimao.usertext import visible
 from yimao.view import (
     ELEMENT_TONE,
@@ -772,6 +773,21 @@ def _active_star(s: Any, tr: Callable[[str], str], explain: bool, inner: int, sh
     for c in s.conditions:
         if c.holds:
             out.extend(_condition_lines(c, tr, explain, inner, told))
+    out.extend(_variant_condition_lines(s, tr, explain, inner, told))
+    return out
+
+
+def _variant_condition_lines(s: Any, tr: Callable[[str], str], explain: bool, width: int, told: set[str] | None = None, star: str = "") -> list[Text]:
+    """The conditions that hold where a variant reading places the star otherwise, each under
+    that reading's name (indented in a star's account, from the margin on the screen): a
+    disagreement of readings shown, not hidden."""
+    out: list[Text] = []
+    for reading, results in s.variant_conditions:
+        held = [c for c in results if c.holds and reads_the_chart(c.condition)]
+        if held:
+            out.extend(_wrapped(f"{'    ' if explain else ''}{tr('异读')} {tr(reading)}{tr('：')}", width, "dim"))
+            for c in held:
+                out.extend(_condition_lines(c, tr, explain, width, told, star=star))
     return out
 
 
@@ -808,6 +824,7 @@ def stars_compact(stars: Sequence[Any], tr: Callable[[str], str], width: int) ->
         for c in s.conditions:
             if c.holds:
                 out.extend(_condition_lines(c, tr, False, width, star=star_label(s.star)))
+        out.extend(_variant_condition_lines(s, tr, False, width, star=star_label(s.star)))
     day = [s for s in stars if s.day_match]
     if day:
         out.extend(_pieces_text([(tr("值日"), "bold"), *((tr(star_label(s.star)), "") for s in day)], width, indent="  "))

@@ -825,7 +825,9 @@ class _Placed:
         s = star.star
         q = s.quote
         head = {"id": s.id, "label": s.label, "nature": s.nature, "weight": s.weight, "positions": list(star.positions), **dict.fromkeys(_WHERE)}
-        variants = [{"reading": reading, "positions": None if p is None else list(p)} for reading, p in star.variants if p != star.positions]
+        variants = [
+            {"reading": reading, "positions": None if p is None else list(p), "conditions": []} for reading, p in star.variants if p != star.positions
+        ]
         self.acting = {**head, "text": None if q is None else {"passage": q.passage, "original": q.original}, "conditions": [], "variants": variants}
         self.dormant = {**head, "text": None if q is None else {"passage": q.passage, "original": None}, "conditions": [], "variants": variants}
 
@@ -836,8 +838,11 @@ _PLACED = _Memo(_Placed)  # by PositionedStar: one per star and pillars' basis v
 
 def stars_to_list(stars: Any) -> list[dict[str, Any]]:
     """The document's `stars`, in the catalogue's chart order (heavy first)."""
+    from yimao.stars.place import dated_stars
+
     entries = []
     judged = stars.conditions()
+    dated = dated_stars()
     for where, day_match, members in stars.groups:
         fields = _where_fields(where, day_match)
         acting = fields["active"]
@@ -845,12 +850,31 @@ def stars_to_list(stars: Any) -> list[dict[str, Any]]:
             placed = _PLACED[star]
             entry = (placed.acting if acting else placed.dormant).copy()
             entry.update(fields)
+            if star.star in dated:  # a variant of some 节气 days only: placed by this chart's day
+                entry["variants"] = [
+                    {"reading": r, "positions": None if p is None else list(p), "conditions": []}
+                    for r, p in stars.variants_of(star)
+                    if p != star.positions
+                ]
             held = judged.get(star.index)
             if held:
                 entry["conditions"] = conditions_to_list(held)
+                entry["variants"] = _variants_judged(entry["variants"], stars.variant_conditions(star))
             entries.append((star.index, entry))
     entries.sort(key=_first)
     return [entry for _, entry in entries]
+
+
+def _variants_judged(variants: list[dict[str, Any]], judged: Any) -> list[dict[str, Any]]:
+    """A star's variants placing it otherwise, each with the conditions on the chart that hold
+    where it puts the star (`ChartStars.variant_conditions`; one of the topic alone is the
+    entry's own); the template's own list when none holds."""
+    from yimao.stars.conditions import reads_the_chart
+
+    held = {reading: [c for c in conditions_to_list(results) if reads_the_chart(results[c["index"]].condition)] for reading, results in judged}
+    if not any(held.values()):
+        return variants
+    return [{**v, "conditions": held.get(v["reading"]) or []} for v in variants]
 
 
 def _first(pair: tuple[int, Any]) -> int:
@@ -891,7 +915,7 @@ def conditions_to_list(results: Any) -> list[dict[str, Any]]:
 
 
 def _reading_fields(r: Any) -> dict[str, Any]:
-    return {"reading": r.on, "relative": r.relative, "moving": r.moving, "topics": list(r.topics)}
+    return {"reading": r.on, "relative": r.relative, "moving": r.moving, "topics": list(r.topics), "hidden": r.hidden, "day_stems": list(r.day_stems)}
 
 
 _HIT = _Memo(lambda h: {"position": h.position, "part": h.part, "moving": h.moving})  # by `place.Hit`: 6 lines × 3 parts × moving

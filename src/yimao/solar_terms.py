@@ -11,7 +11,7 @@ module turns them into aware UTC datetimes and caches them per Gregorian year.
 from bisect import bisect_right
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from yimao.errors import UnsupportedDateError
 from yimao.ganzhi import Branch
@@ -131,12 +131,41 @@ def _jies_tyme(year: int) -> tuple[Jie, ...]:
     out = []
     for index in range(1, 24, 2):  # tyme4py's odd indices are the 节: 1 小寒, 3 立春 … 23 大雪
         term = SolarTerm.from_index(year, index)
-        jd_beijing = term.get_julian_day().get_day()
-        instant = _J2000_NOON + timedelta(days=jd_beijing - _J2000) - _BEIJING
-        instant = instant.replace(microsecond=0) + timedelta(seconds=round(instant.microsecond / 1e6))
         name = term.get_name()
-        out.append(Jie(name, JIE_MONTH[name], instant))
+        out.append(Jie(name, JIE_MONTH[name], _utc(term)))
     return tuple(out)
+
+
+def _utc(term: Any) -> datetime:
+    """A tyme4py solar term's instant, aware UTC, to the second."""
+    jd_beijing = term.get_julian_day().get_day()
+    instant = _J2000_NOON + timedelta(days=jd_beijing - _J2000) - _BEIJING
+    return instant.replace(microsecond=0) + timedelta(seconds=round(instant.microsecond / 1e6))
+
+
+# The 24 节气 in the order they fall in a Gregorian year (小寒 in January … 冬至 in December):
+# tyme4py's index of each within the year is its place here plus one (its 0 is the 冬至 before).
+TERM_NAMES = (
+    "小寒", "大寒", "立春", "雨水", "惊蛰", "春分", "清明", "谷雨", "立夏", "小满", "芒种", "夏至",
+    "小暑", "大暑", "立秋", "处暑", "白露", "秋分", "寒露", "霜降", "立冬", "小雪", "大雪", "冬至",
+)  # fmt: skip
+
+
+@lru_cache(maxsize=256)
+def term_instant(year: int, name: str) -> datetime:
+    """The instant (aware, UTC) of the 节气 `name` that falls in Gregorian `year`."""
+    from tyme4py.solar import SolarTerm
+
+    check_year(year)
+    return _utc(SolarTerm.from_index(year, TERM_NAMES.index(name) + 1))
+
+
+def on_term_day(moment: datetime, names: tuple[str, ...], day_start: int = 23) -> bool:
+    """Whether an aware moment falls on the day of one of the 节气 `names`: the local date of the
+    节气's instant, the day as the day pillar counts it (from 23:00 the next day's, 子初换日, with
+    `day_start` 23)."""
+    day = moment.date() + timedelta(days=1) if day_start == 23 and moment.hour == 23 else moment.date()
+    return any(term_instant(day.year, n).astimezone(moment.tzinfo).date() == day for n in names)
 
 
 def check_year(year: int) -> None:

@@ -101,6 +101,7 @@ class Variant(NamedTuple):
     reason: str
     quotes: tuple[Quote, ...]
     table: Table
+    days: tuple[str, ...] = ()  # 节气: the table holds only on the day of one of them (天赦 须逢节气本日)
 
 
 # What a condition of a star looks at on a chart (the `on` of a reading; see the file's header):
@@ -119,6 +120,8 @@ class ConditionReading(NamedTuple):
     moving: bool  # the line must move (动, 摇, 发)
     topics: tuple[str, ...]  # for on = "topic": the kinds of question it holds for
     reason: str
+    hidden: bool = False  # a lifted 伏神 of the 六亲 counts as a moving line of it (伏 鬼动)
+    day_stems: tuple[str, ...] = ()  # holds only on a day of one of these stems; () any day
 
 
 class Condition(NamedTuple):
@@ -383,7 +386,7 @@ def _hexagram_lines(raw: Any, where: str) -> list[dict[str, Any]]:
 
 def _condition_reading(raw: dict[str, Any], base: dict[str, Any] | None, where: str, topics: set[str]) -> dict[str, Any]:
     """A reading of a condition, its unstated keys taken from the primary reading `base`."""
-    got = {**(base or {"relative": None, "moving": True, "topics": [], "reason": ""}), "reason": "", **raw}
+    got = {**(base or {"relative": None, "moving": True, "topics": [], "reason": "", "hidden": False, "day_stems": []}), "reason": "", **raw}
     got["relative"] = got["relative"] or None  # TOML has no null: "" is any line
     if got.get("on") not in CONDITION_ON:
         raise CatalogueError(f"{where}: a condition's on must be one of {CONDITION_ON}", where)
@@ -393,8 +396,30 @@ def _condition_reading(raw: dict[str, Any], base: dict[str, Any] | None, where: 
         raise CatalogueError(f"{where}: a topic reading names topics of the vocabulary, and only it does", where)
     if got["on"] in ("together", "anywhere") and got["relative"] is None:
         raise CatalogueError(f"{where}: {got['on']} needs a 六亲", where)
+    if got["hidden"] and (got["relative"] is None or got["on"] in ("changed", "topic")):
+        raise CatalogueError(f"{where}: hidden reads a 伏神 of a 六亲 on the 本卦's lines: it needs a 六亲, and on a line", where)
+    if not set(got["day_stems"]) <= set(_STEM_KEYS) or (got["day_stems"] and got["on"] == "topic"):
+        raise CatalogueError(f"{where}: day_stems are stems (甲 … 癸), of a reading on the chart", where)
     moving = bool(got["moving"]) and got["on"] != "topic"  # a topic reads no line
-    return {"on": got["on"], "relative": got["relative"], "moving": moving, "topics": list(got["topics"]), "reason": got["reason"]}
+    return {
+        "on": got["on"],
+        "relative": got["relative"],
+        "moving": moving,
+        "topics": list(got["topics"]),
+        "reason": got["reason"],
+        "hidden": bool(got["hidden"]),
+        "day_stems": list(got["day_stems"]),
+    }
+
+
+def _days(days: list[str], where: str) -> list[str]:
+    """A variant's 节气 days, each one of the 24."""
+    from yimao.solar_terms import TERM_NAMES
+
+    unknown = [d for d in days if d not in TERM_NAMES]
+    if unknown:
+        raise CatalogueError(f"{where}: not a 节气: {unknown[0]!r}", where)
+    return list(days)
 
 
 def _conditions(raw: Any, where: str, topics: set[str]) -> list[dict[str, Any]]:
@@ -483,6 +508,7 @@ def compile_source(text: str) -> list[dict[str, Any]]:
                         "reason": v.get("reason", ""),
                         "quotes": _quote_refs(v.get("quotes", []), sid),
                         "table": _table(v["positions"], basis, f"{sid} variant"),
+                        "days": _days(v.get("days", []), sid),
                     }
                     for v in raw.get("variants", [])
                     if basis != "none"
@@ -528,7 +554,7 @@ def catalogue() -> Catalogue:
     label = labels(compiled)
 
     def reading(d: dict[str, Any]) -> ConditionReading:
-        return ConditionReading(d["on"], d["relative"], d["moving"], tuple(d["topics"]), d["reason"])
+        return ConditionReading(d["on"], d["relative"], d["moving"], tuple(d["topics"]), d["reason"], d["hidden"], tuple(d["day_stems"]))
 
     def conditions(raw: list[dict[str, Any]]) -> tuple[Condition, ...]:
         return tuple(Condition(shared_quote(*c["quote"]), c["effect"], reading(c["reading"]), tuple(map(reading, c["variants"]))) for c in raw)
@@ -551,7 +577,7 @@ def catalogue() -> Catalogue:
                 quotes=quotes(d["quotes"]),
                 notes=tuple(d["notes"]),
                 table=_tuples(d["table"]),
-                variants=tuple(Variant(v["reading"], v["reason"], quotes(v["quotes"]), _tuples(v["table"])) for v in d["variants"]),
+                variants=tuple(Variant(v["reading"], v["reason"], quotes(v["quotes"]), _tuples(v["table"]), tuple(v["days"])) for v in d["variants"]),
                 on_charts=d["place"],
                 hexagram_lines=tuple(HexagramLine(h["hexagram"], h["king_wen"], h["line"], h["name"]) for h in d["hexagram_lines"]),
                 label=label[d["id"]],

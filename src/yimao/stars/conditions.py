@@ -44,41 +44,43 @@ class ConditionResult(NamedTuple):
         return self.result.lines
 
 
-def judge(conditions: tuple[Condition, ...], chart: Any, hits: tuple[Any, ...], topic: str | None) -> tuple[ConditionResult, ...]:
-    """Each of a star's conditions on a chart, the star standing on `hits` (`place.Hit`s, in line
-    order). `judged` gives the same answers, interned."""
-    kin = kin_of(chart) if reads_chart(conditions) else None
-    return tuple(
-        ConditionResult(c, _reading(c.reading, kin, hits, topic), tuple(_reading(v, kin, hits, topic) for v in c.variants)) for c in conditions
-    )
-
-
 def judged(
-    conditions: tuple[Condition, ...], readings: tuple[ConditionReading, ...] | None, kin: Any, hits: tuple[Any, ...], topic: str | None
+    conditions: tuple[Condition, ...],
+    readings: tuple[ConditionReading, ...] | None,
+    kin: Any,
+    hits: tuple[Any, ...],
+    topic: str | None,
+    day_stem: str | None = None,
 ) -> tuple[ConditionResult, ...]:
-    """`judge`'s answer, interned: one tuple per star's conditions, topic and outcome (the lines
-    each reading holds on), so that a chart builds no new values once its outcomes have been met
-    and the document's encoder may key its encodings by the tuple's identity. `readings` are the
-    conditions' readings (`readings_of`), None when they read the topic only; `kin` the chart's
-    (`kin_of`). The outcomes are few: a reading's lines are a subset of six, and most stars'
-    conditions read the topic only."""
+    """Each of a star's conditions on a chart, the star standing on `hits` (`place.Hit`s, in line
+    order), interned: one tuple per star's conditions, topic and outcome (the lines each reading
+    holds on), so that a chart builds no new values once its outcomes have been met. `readings`
+    are the conditions' readings (`readings_of`), None when they read the topic only; `kin` the
+    chart's (`kin_of`); `day_stem` the day's stem, for a reading of some days only. The outcomes
+    are few: a reading's lines are a subset of six, and most stars' conditions read the topic only."""
     if readings is None:
         key: tuple[Any, ...] = (id(conditions), topic)
     else:
         outcome: list[Any] = [id(conditions), topic]
         for r in readings:  # a loop, not a comprehension: no frame of its own, and charts judge often
-            outcome.append(() if r.on == "topic" else _lines(r, kin, hits))
+            outcome.append(() if r.on == "topic" else _lines(r, kin, hits, day_stem))
         key = tuple(outcome)
     found = _JUDGED.get(key)
     if found is None:
         found = _JUDGED[key] = tuple(
-            ConditionResult(c, _reading(c.reading, kin, hits, topic), tuple(_reading(v, kin, hits, topic) for v in c.variants)) for c in conditions
+            ConditionResult(c, _reading(c.reading, kin, hits, topic, day_stem), tuple(_reading(v, kin, hits, topic, day_stem) for v in c.variants))
+            for c in conditions
         )
     return found
 
 
 # Keyed by the id of a star's conditions: the catalogue's, which live as long as the program.
 _JUDGED: dict[tuple[Any, ...], tuple[ConditionResult, ...]] = {}  # never emptied: ids of its values are keys elsewhere
+
+
+def reads_the_chart(c: Condition) -> bool:
+    """Whether one of a condition's readings reads the chart (not the question's topic alone)."""
+    return c.reading.on != "topic" or any(v.on != "topic" for v in c.variants)
 
 
 def reads_chart(conditions: tuple[Condition, ...]) -> bool:
@@ -93,20 +95,23 @@ def readings_of(conditions: tuple[Condition, ...]) -> tuple[ConditionReading, ..
     return readings if any(r.on != "topic" for r in readings) else None
 
 
-def _reading(r: ConditionReading, kin: _Kin | None, hits: tuple[Any, ...], topic: str | None) -> ReadingResult:
+def _reading(r: ConditionReading, kin: _Kin | None, hits: tuple[Any, ...], topic: str | None, day_stem: str | None) -> ReadingResult:
     if r.on == "topic" or kin is None:
         return ReadingResult(r, topic is not None and topic in r.topics, ())
-    lines = _lines(r, kin, hits)
+    lines = _lines(r, kin, hits, day_stem)
     return ReadingResult(r, bool(lines), lines)
 
 
 class _Kin(NamedTuple):
-    """What a cast says of its lines' 六亲: each 本爻's and 变爻's (None for a line that does not
-    move), by position 1-6 (index 0 unused), and the moving 本爻 of each 六亲."""
+    """What a cast says of its lines' 六亲: each 本爻's, 变爻's (None for a line that does not
+    move) and lifted 伏神's (None where no 伏神 is lifted), by position 1-6 (index 0 unused); the
+    moving 本爻 of each 六亲, and the lines whose lifted 伏神 is of each 六亲."""
 
     line: tuple[str | None, ...]
     changed: tuple[str | None, ...]
     moving: Mapping[str | None, tuple[int, ...]]  # None: any 六亲
+    lifted: tuple[str | None, ...]
+    lifted_by: Mapping[str, tuple[int, ...]]
 
 
 _KIN: dict[Any, _Kin] = {}  # by cast: at most 4,096 (the 六亲 do not depend on the pillars)
@@ -118,27 +123,37 @@ def kin_of(chart: Any) -> _Kin:
     if found is None:
         lines = chart.lines
         moving: dict[str | None, list[int]] = {None: []}
+        lifted: dict[str, list[int]] = {}
         for cl in lines:
             if cl.moving:
                 moving[None].append(cl.line.position)
                 moving.setdefault(cl.line.relative._value_, []).append(cl.line.position)
+                if cl.hidden is not None:  # 发动飞爻而相挈: a moving line lifts its 伏神
+                    lifted.setdefault(cl.hidden.line.relative._value_, []).append(cl.line.position)
         found = _KIN[chart[0]] = _Kin(
             (None, *(cl.line.relative._value_ for cl in lines)),
             (None, *(cl.changed.relative._value_ if cl.changed is not None else None for cl in lines)),
             MappingProxyType({k: tuple(v) for k, v in moving.items()}),
+            (None, *(cl.hidden.line.relative._value_ if cl.moving and cl.hidden is not None else None for cl in lines)),
+            MappingProxyType({k: tuple(v) for k, v in lifted.items()}),
         )
     return found
 
 
-def _lines(r: ConditionReading, kin: _Kin, hits: tuple[Any, ...]) -> tuple[int, ...]:
+def _lines(r: ConditionReading, kin: _Kin, hits: tuple[Any, ...], day_stem: str | None) -> tuple[int, ...]:
     """The lines that make a chart reading hold, in line order; () when it does not. `hits` are in
-    line order, so a reading on the star's own parts keeps it."""
+    line order, so a reading on the star's own parts keeps it. With `hidden`, a lifted 伏神 of the
+    六亲 is one of its moving lines; with `day_stems`, the reading holds on those days only."""
+    if r.day_stems and day_stem not in r.day_stems:
+        return ()
     rel, on = r.relative, r.on
     found = []
     if on == "star_line":
-        moving, of_line = r.moving, kin.line
+        moving, of_line, hidden = r.moving, kin.line, r.hidden
         for position, part, moves in hits:
             if part == "本爻" and (moves or not moving) and (rel is None or of_line[position] == rel):
+                found.append(position)
+            elif hidden and part == "伏神" and moves and kin.lifted[position] == rel:
                 found.append(position)
     elif on == "changed":
         for position, part, _ in hits:
@@ -146,6 +161,8 @@ def _lines(r: ConditionReading, kin: _Kin, hits: tuple[Any, ...]) -> tuple[int, 
                 found.append(position)
     else:
         moving_kin = kin.moving.get(rel, ())
+        if r.hidden and rel is not None and rel in kin.lifted_by:
+            moving_kin = tuple(sorted({*moving_kin, *kin.lifted_by[rel]}))
         if not (hits and moving_kin):
             return ()
         if on == "anywhere":

@@ -26,8 +26,9 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from yimao.chart import Chart, Use
-from yimao.ganzhi import Branch, Stem
+from yimao.ganzhi import Branch, GanZhi, Stem
 from yimao.hexagram import Cast, HiddenLine, Line
+from yimao.solar_terms import on_term_day
 from yimao.stars.catalogue import WEIGHTS, Condition, Covered, Star, basis_values, catalogue, covered
 from yimao.stars.conditions import ConditionResult, judged, kin_of, readings_of
 
@@ -86,6 +87,9 @@ class Placement(NamedTuple):
     on_use: bool  # falls on the 用神 or the 世
     variants: tuple[tuple[str, tuple[str, ...] | None], ...]
     conditions: tuple[ConditionResult, ...] = ()  # each condition the text attaches, judged on the chart
+    # each variant reading that places the star elsewhere on this chart, with the star's conditions
+    # judged where that reading puts it: (the variant's reading, its judged conditions)
+    variant_conditions: tuple[tuple[str, tuple[ConditionResult, ...]], ...] = ()
 
     @property
     def active(self) -> bool:
@@ -268,6 +272,26 @@ def chart_order() -> tuple[Star, ...]:
     return tuple(s for w in WEIGHTS for s in stars if s.weight == w)
 
 
+@cache
+def dated_stars() -> frozenset[Star]:
+    """The stars with a variant of some 节气 days only (天赦 须逢节气本日)."""
+    return frozenset(s for s in catalogue().stars if any(v.days for v in s.variants))
+
+
+def dated(star: Star, variants: tuple[tuple[str, tuple[str, ...] | None], ...], context: Any) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
+    """A star's variants' positions as the moment (a `pillars.DateContext`) makes them: a variant
+    of some 节气 days only (`Variant.days`) keeps its table's positions on such a day and has none
+    on another (`solar_terms.on_term_day`); without a moment (pillars given) it is not known (None)."""
+    if star not in dated_stars():
+        return variants
+    out = []
+    for v, (reading, positions) in zip(star.variants, variants):
+        if v.days and positions is not None:
+            positions = None if context is None else positions if on_term_day(context.moment, v.days, context.day_start) else ()
+        out.append((reading, positions))
+    return tuple(out)
+
+
 def _of_kind(star: Star, topic: str | None) -> bool:
     """多视其类: a star for the topic (or 通用, or with no kind stated), or any without a topic."""
     return topic is None or not star.topics or topic in star.topics or "通用" in star.topics
@@ -317,15 +341,42 @@ class ChartStars(NamedTuple):
         reads the chart (the others' answers depend on the topic alone). Built on request: most
         stars have none."""
         out = {}
-        topic, kin = self.topic, None
+        topic, kin, stem = self.topic, None, self.day_stem
         for w, _, members in self.groups:
             for i, conditions, readings in _conditioned(members):
                 if readings is not None:
                     kin = kin or kin_of(self.chart)
-                    out[i] = judged(conditions, readings, kin, w.hits, topic)
+                    out[i] = judged(conditions, readings, kin, w.hits, topic, stem)
                 elif not of_the_chart:
                     out[i] = judged(conditions, None, None, (), topic)
         return out
+
+    @property
+    def day_stem(self) -> str | None:
+        """The day's stem, which a reading of some days only asks (羊刃's 偶 as the yin stems)."""
+        day = self.chart.pillars.day if self.chart is not None else None
+        return day.stem._value_ if isinstance(day, GanZhi) else None  # a bare branch has no stem
+
+    def variants_of(self, s: PositionedStar) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
+        """A star's variants and their positions on this chart (`dated`: some hold on a 节气's day only)."""
+        if s.star not in dated_stars():
+            return s.variants
+        return dated(s.star, s.variants, self.chart.pillars.context if self.chart is not None else None)
+
+    def variant_conditions(self, s: PositionedStar) -> tuple[tuple[str, tuple[ConditionResult, ...]], ...]:
+        """A star's conditions judged where each variant reading places it otherwise (喜神 by its
+        palace's direction, 天官符 flying on): a condition's lines are the star's, and a reading
+        that moves the star moves them. A condition of the question's topic alone says the same
+        wherever the star stands: the document and the screen give the others (`reads_the_chart`)."""
+        readings = readings_of(s.star.conditions)
+        if readings is None or not s.variants:
+            return ()
+        parts, kin = chart_parts(self.chart.cast), kin_of(self.chart)
+        out = []
+        for reading, positions in self.variants_of(s):
+            if positions is not None and positions != s.positions:
+                out.append((reading, judged(s.star.conditions, readings, kin, parts.carrying(covered(positions)), self.topic, self.day_stem)))
+        return tuple(out)
 
     @property
     def placements(self) -> tuple[Placement, ...]:
@@ -335,7 +386,16 @@ class ChartStars(NamedTuple):
         for w, day_match, members in self.groups:
             for s in members:
                 slots[s.index] = Placement(
-                    s.star, s.positions, w.hits, w.lines, w.moving, day_match, w.on_use, s.variants, conditions.get(s.index, ())
+                    s.star,
+                    s.positions,
+                    w.hits,
+                    w.lines,
+                    w.moving,
+                    day_match,
+                    w.on_use,
+                    self.variants_of(s),
+                    conditions.get(s.index, ()),
+                    self.variant_conditions(s) if s.variants and s.star.conditions else (),
                 )
         return tuple(filter(None, slots))
 
@@ -390,9 +450,10 @@ BASIS_NEEDS = {
 
 
 def positions_for(
-    star: Star, month: str | None, day: str | None, year: str | None, hour: str | None
+    star: Star, month: str | None, day: str | None, year: str | None, hour: str | None, context: Any = None
 ) -> tuple[tuple[str, ...] | None, tuple[tuple[str, tuple[str, ...] | None], ...]]:
-    """A star's positions (and each variant's) for basis strings; an error naming what is missing."""
+    """A star's positions (and each variant's) for basis strings, and the moment (`DateContext`)
+    when they come from a date (`dated`); an error naming what is missing."""
     from yimao.errors import NotationError
 
     if not star.placed:
@@ -409,17 +470,17 @@ def positions_for(
         )
     pos = star.lookup(star.table, month, day, year, hour)
     variants = tuple((v.reading, star.lookup(v.table, month, day, year, hour)) for v in star.variants)
-    return pos, variants
+    return pos, dated(star, variants, context)
 
 
 def stars_at(
-    month: str | None, day: str | None, year: str | None, hour: str | None
+    month: str | None, day: str | None, year: str | None, hour: str | None, context: Any = None
 ) -> list[tuple[Star, tuple[str, ...] | None, tuple[tuple[str, tuple[str, ...] | None], ...]]]:
-    """Every star with a rule, with its positions (and each variant's) for basis strings; None
-    where the basis lacks what the star is read from (`yimao stars`)."""
+    """Every star with a rule, with its positions (and each variant's) for basis strings and the
+    moment they come from, if any; None where the basis lacks what the star is read from (`yimao stars`)."""
     rows = []
     for s in catalogue().stars:
         if s.placed:
             variants = tuple((v.reading, s.lookup(v.table, month, day, year, hour)) for v in s.variants)
-            rows.append((s, s.lookup(s.table, month, day, year, hour), variants))
+            rows.append((s, s.lookup(s.table, month, day, year, hour), dated(s, variants, context)))
     return rows
