@@ -819,11 +819,17 @@ class _Placed:
     the variants that place it elsewhere. A chart's entry is a copy with its own fields set in:
     copying a dict of fixed keys costs less than building one."""
 
-    __slots__ = ("acting", "dormant")
+    __slots__ = ("acting", "dormant", "dated", "judged_apart")
 
     def __init__(self, star: Any) -> None:
+        from yimao.stars.conditions import readings_of
+        from yimao.stars.place import dated_stars
+
         s = star.star
         q = s.quote
+        self.dated = s in dated_stars()  # a variant of some 节气 days only: its positions are the chart's day's
+        # its conditions read the chart and a variant may place it otherwise: judged there too
+        self.judged_apart = bool(star.variants) and readings_of(s.conditions) is not None
         head = {"id": s.id, "label": s.label, "nature": s.nature, "weight": s.weight, "positions": list(star.positions), **dict.fromkeys(_WHERE)}
         variants = [
             {"reading": reading, "positions": None if p is None else list(p), "conditions": []} for reading, p in star.variants if p != star.positions
@@ -838,19 +844,17 @@ _PLACED = _Memo(_Placed)  # by PositionedStar: one per star and pillars' basis v
 
 def stars_to_list(stars: Any) -> list[dict[str, Any]]:
     """The document's `stars`, in the catalogue's chart order (heavy first)."""
-    from yimao.stars.place import dated_stars
-
     entries = []
-    judged = stars.conditions()
-    dated = dated_stars()
+    # without a topic, a condition of the topic alone holds by no reading: only those of the chart are judged
+    judged = stars.conditions(of_the_chart=stars.topic is None)
     for where, day_match, members in stars.groups:
-        fields = _where_fields(where, day_match)
+        fields = _WHERE_FIELDS[where, day_match]
         acting = fields["active"]
         for star in members:
             placed = _PLACED[star]
             entry = (placed.acting if acting else placed.dormant).copy()
             entry.update(fields)
-            if star.star in dated:  # a variant of some 节气 days only: placed by this chart's day
+            if placed.dated:
                 entry["variants"] = [
                     {"reading": r, "positions": None if p is None else list(p), "conditions": []}
                     for r, p in stars.variants_of(star)
@@ -859,7 +863,8 @@ def stars_to_list(stars: Any) -> list[dict[str, Any]]:
             held = judged.get(star.index)
             if held:
                 entry["conditions"] = conditions_to_list(held)
-                entry["variants"] = _variants_judged(entry["variants"], stars.variant_conditions(star))
+                if placed.judged_apart:
+                    entry["variants"] = _variants_judged(entry["variants"], stars.variant_conditions(star))
             entries.append((star.index, entry))
     entries.sort(key=_first)
     return [entry for _, entry in entries]
@@ -921,8 +926,10 @@ def _reading_fields(r: Any) -> dict[str, Any]:
 _HIT = _Memo(lambda h: {"position": h.position, "part": h.part, "moving": h.moving})  # by `place.Hit`: 6 lines × 3 parts × moving
 
 
-def _where_fields(where: Any, day_match: bool) -> dict[str, Any]:
-    """Where stars fall on a chart (a `stars.place.StarHits`), as the fields of their entries."""
+def _where_fields(key: tuple[Any, bool]) -> dict[str, Any]:
+    """Where stars fall on a chart (a `stars.place.StarHits`, and whether it is their day), as
+    the fields of their entries."""
+    where, day_match = key
     return {
         "lines": list(where.lines),
         "hits": [_HIT[h] for h in where.hits],
@@ -931,3 +938,7 @@ def _where_fields(where: Any, day_match: bool) -> dict[str, Any]:
         "day_match": day_match,
         "on_use": where.on_use,
     }
+
+
+# by StarHits (kept by `place._star_hits`, some thousands) and day: the same lists in every entry that falls there
+_WHERE_FIELDS = _Memo(_where_fields)

@@ -368,8 +368,10 @@ class ChartStars(NamedTuple):
         palace's direction, 天官符 flying on): a condition's lines are the star's, and a reading
         that moves the star moves them. A condition of the question's topic alone says the same
         wherever the star stands: the document and the screen give the others (`reads_the_chart`)."""
+        if not s.variants:
+            return ()
         readings = readings_of(s.star.conditions)
-        if readings is None or not s.variants:
+        if readings is None:
             return ()
         parts, kin = chart_parts(self.chart.cast), kin_of(self.chart)
         out = []
