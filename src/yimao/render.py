@@ -779,13 +779,12 @@ def _active_star(s: Any, tr: Callable[[str], str], explain: bool, inner: int, sh
 
 def _variant_condition_lines(s: Any, tr: Callable[[str], str], explain: bool, width: int, told: set[str] | None = None, star: str = "") -> list[Text]:
     """The conditions that hold where a variant reading places the star otherwise, each under
-    that reading's name (indented in a star's account, from the margin on the screen): a
-    disagreement of readings shown, not hidden."""
+    that reading's name: a disagreement of readings shown, not hidden."""
     out: list[Text] = []
     for reading, results in s.variant_conditions:
         held = [c for c in results if c.holds and reads_the_chart(c.condition)]
         if held:
-            out.extend(_wrapped(f"{'    ' if explain else ''}{tr('异读')} {tr(reading)}{tr('：')}", width, "dim"))
+            out.extend(_indented(f"{tr('异读')} {tr(reading)}{tr('：')}", width, "dim", "", "  "))
             for c in held:
                 out.extend(_condition_lines(c, tr, explain, width, told, star=star))
     return out
