@@ -370,3 +370,21 @@ def test_in_chromium_a_chart_prints_on_one_a4_page(browser, drawn):
         page.close()
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
         assert pages == 1, (name, pages)
+
+
+def test_png_to_a_terminal_is_refused():
+    """`--png -` on a terminal would print a PNG's bytes into it: refused, naming a file instead."""
+    import pty
+    import subprocess
+
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.Popen(
+            [sys.executable, "-m", "yimao", "cast", "--hex", "乾", "--month", "3", "--day", "甲子", "--png", "-"], stdout=slave, stderr=slave
+        )
+        assert p.wait(timeout=60) == 2
+        shown = os.read(master, 4096).decode()
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert "stdout, which is a terminal" in shown and "--png chart.png" in shown and "PNG\r\n" not in shown

@@ -255,6 +255,10 @@ def _pictures(svg: str | None, html: str | None, png: str | None, json: bool) ->
         from yimao.picture.png import require
 
         require()
+        if png == "-" and sys.stdout is not None and sys.stdout.isatty():  # a PNG's bytes would garble the terminal
+            raise NotationError(
+                "--png - writes the picture's bytes to stdout, which is a terminal: give a file, or redirect", "-", ("--png chart.png",)
+            )
     return pictures
 
 
