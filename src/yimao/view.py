@@ -467,9 +467,9 @@ def _finding_views(findings: Sequence[Any], tr: Callable[[str], str]) -> list[Fi
         for f in findings:
             if f.rule != rule or not f.holds:
                 continue
-            label = finding_label(f, rule)
+            label = finding_label(f, rule).removeprefix(rule).strip()  # 墓开's kind is its rule: said once
             where = f"爻{','.join(map(str, f.lines))}" if f.lines else ""
-            head = " ".join(x for x in (label if label != rule else "", where, *map(member_text, f.members)) if x)
+            head = " ".join(x for x in (label, where, *map(member_text, f.members)) if x)
             q = deciding_quote(f)
             reading = topic_reading_of(f.details)
             topic = f"{reading.topic}：「{reading.text.original}」 {reading.text.passage}" if reading is not None else ""
