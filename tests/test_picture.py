@@ -363,6 +363,17 @@ def test_in_chromium_an_html_page_keeps_its_text_apart_and_within_and_all_reads(
 
 
 @needs_browser
+def test_in_chromium_a_page_on_a_phone_scrolls_only_its_table(browser, drawn):
+    """At a phone's width (390 px) the page never scrolls sideways: the table of lines does, in its box."""
+    for name, paths in drawn.items():
+        page = browser.new_page(viewport={"width": 390, "height": 800})
+        page.goto(paths["html"].as_uri())
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        page.close()
+        assert widths[0] <= widths[1], (name, widths)
+
+
+@needs_browser
 def test_in_chromium_a_chart_prints_on_one_a4_page(browser, drawn):
     for name in ("readme", "hidden-use", "six-moving", "traditional", "sample-3"):
         page, _, _ = _open(browser, drawn[name]["html"], "light")

@@ -40,9 +40,10 @@ h2 {{ font-size: 1rem; margin: 1.1rem 0 .4rem; padding-top: .6rem; border-top: 1
 p {{ margin: .15rem 0; }}
 .small {{ font-size: .82rem; }}
 .pillars b {{ color: var(--strong); }}
+.scroll {{ overflow-x: auto; }}
 table.lines {{ border-collapse: collapse; margin-top: .6rem; }}
 table.lines caption {{ text-align: left; font-weight: bold; color: var(--strong); padding-bottom: .3rem; }}
-table.lines th {{ font-weight: normal; font-size: .82rem; color: var(--quiet); text-align: left; padding: 0 .7rem .2rem 0; }}
+table.lines th {{ font-weight: normal; font-size: .82rem; color: var(--quiet); text-align: left; padding: 0 .7rem .2rem 0; white-space: nowrap; }}
 table.lines td {{ padding: .28rem .7rem .28rem 0; vertical-align: middle; white-space: nowrap; background: var(--page); }}
 table.lines td.tags {{ white-space: normal; font-size: .82rem; color: var(--quiet); min-width: 12rem; }}
 table.lines tr.use td {{ background: var(--use); }}
@@ -58,6 +59,11 @@ blockquote {{ margin: .1rem 0 .1rem 1.2rem; }}
 cite {{ font-style: normal; font-size: .82rem; color: var(--quiet); margin-left: .4rem; }}
 footer {{ margin-top: 1.2rem; text-align: right; font-size: .75rem; color: var(--quiet); }}
 {tones}
+@media (max-width: 40rem) {{
+  body {{ font-size: 15px; }}
+  main {{ padding: .8rem .7rem; }}
+  table.lines td {{ padding-right: .45rem; }}
+}}
 @page {{ size: A4; margin: 10mm; }}
 @media print {{
   :root {{ {variables(LIGHT, "#ffffff", LIGHT_USE, LIGHT_RULE)} }}
@@ -138,12 +144,12 @@ def _chart(view: ChartView, tr: Callable[[str], str]) -> list[str]:
         *([tr("变卦"), ""] if changed else []),
         tr("爻象"),
     ]
-    out = ['<section class="chart">', '<table class="lines">', f"<caption>{caption}</caption>"]
+    out = ['<section class="chart">', '<div class="scroll">', '<table class="lines">', f"<caption>{caption}</caption>"]
     out.append("<thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in heads) + "</tr></thead>")
     out.append("<tbody>")
     for ln in view.lines:
         out.append(_row(ln, changed.get(ln.position), spirit, hidden, bool(changed), tr))
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")  # on a narrow screen the table scrolls, not the page
     out.append('<p class="small t-quiet">' + "　".join(_e(f) for f in view.facts) + "</p>")
     return [*out, "</section>"]
 
