@@ -28,6 +28,7 @@ from yimao.view import (
     ELEMENT_TONE,
     MOST_NAMES,
     NATURE_TONE,
+    NATURES,
     Tone,
     changed_state,
     deciding_quote,
@@ -277,7 +278,7 @@ def stars_by_nature(stars: Sequence[LineStar], tr: Callable[[str], str]) -> list
     """A line's stars as pieces to lay out, grouped by nature (吉 first, then 凶, 吉凶, 未详),
     each group led by its nature: [(piece, style)]. A name is one piece, never split."""
     out: list[tuple[str, str]] = []
-    for nature in ("吉", "凶", "吉凶", "未详"):
+    for nature in NATURES:
         names = [tr(s.label) for s in stars if s.nature == nature]
         if names:
             if out:

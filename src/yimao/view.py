@@ -241,11 +241,6 @@ MOST_TEXT = 600  # characters of a question, a note or an outcome's note
 MOST_NOTES = 12
 
 
-class Piece(NamedTuple):
-    text: str
-    tone: Tone = Tone.PLAIN
-
-
 class LineView(NamedTuple):
     """One line of the 本卦, as its row shows it."""
 
