@@ -238,6 +238,18 @@ def test_json_output_imports_no_rich():
     assert r.stderr == b"", r.stderr.decode()
 
 
+def test_pillars_load_neither_the_rules_nor_the_stars():
+    """`yimao pillars` prints the calendar alone: the rules, the stars and the book stay unloaded (cold start)."""
+    code = "import runpy, sys; sys.argv[0] = 'yimao'; runpy.run_module('yimao', run_name='__main__')"
+    heavy = ("yimao.analysis", "yimao.stars", "yimao.texts")
+    probe = f"import atexit, sys; atexit.register(lambda: sys.stderr.write(' '.join(m for m in sys.modules if m.startswith({heavy!r}))))"
+    r = subprocess.run(
+        [sys.executable, "-c", f"{probe}; {code}", "pillars", "--date", "2026-12-02T10:00+08:00"], capture_output=True, env=ENV, timeout=60
+    )
+    assert r.returncode == 0 and "四柱".encode() in r.stdout
+    assert r.stderr == b"", r.stderr.decode()
+
+
 def test_regressions_found_by_the_fuzzer():
     # '¹' is str.isdigit() but not a line number: a clear error, not an internal one
     r = run("cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00", "--use", "¹")

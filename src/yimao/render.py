@@ -22,7 +22,6 @@ from yimao.hanzi import convert, script_of
 from yimao.hexagram import Hexagram
 from yimao.linebreak import cells, wrap_text
 from yimao.pillars import FourPillars
-from yimao.stars.conditions import reads_the_chart
 from yimao.usertext import visible
 from yimao.view import (
     ELEMENT_TONE,
@@ -781,6 +780,8 @@ def _active_star(s: Any, tr: Callable[[str], str], explain: bool, inner: int, sh
 def _variant_condition_lines(s: Any, tr: Callable[[str], str], explain: bool, width: int, told: set[str] | None = None, star: str = "") -> list[Text]:
     """The conditions that hold where a variant reading places the star otherwise, each under
     that reading's name: a disagreement of readings shown, not hidden."""
+    from yimao.stars.conditions import reads_the_chart  # loaded with the stars: `yimao pillars` never needs it
+
     out: list[Text] = []
     for reading, results in s.variant_conditions:
         held = [c for c in results if c.holds and reads_the_chart(c.condition)]
