@@ -6,11 +6,30 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import sys
 from pathlib import Path
 
 from yimao.hexagram import HEXAGRAMS
 from yimao.launch import run
+
+# The system's Chromium, started as this machine lets it run (as root, with no network to reach)
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def launch(playwright):
+    """Headless Chromium from the OS packages, driven by Playwright."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+
 
 DATE = "2026-12-02T10:00+08:00"
 HOSTILE = "问\x1b]0;pwned\x07 [red]财[/red] <script>alert(1)</script> &amp; \u202eevil\x01\ufffe 『终』"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import struct
 import sys
 import xml.etree.ElementTree as ET
@@ -15,7 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from pictures import CHARTS, DATE, draw_all, yimao  # tests/ is on the path (rootdir conftest)
+from pictures import CHARTS, CHROMIUM, DATE, draw_all, launch, yimao  # tests/ is on the path (rootdir conftest)
 
 from yimao.picture.palette import DARK, DARK_PAGE, DARK_USE, LIGHT, LIGHT_PAGE, LIGHT_USE, contrast
 from yimao.pipeline import CastRequest, read
@@ -233,16 +232,6 @@ def test_json_and_a_picture_are_refused_together():
 
 # --- in a real browser ---------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 needs_browser = pytest.mark.skipif(
     CHROMIUM is None and not os.environ.get("YIMAO_REQUIRE_BROWSER"),
     reason="no Chromium here (.ci/run installs it, and sets YIMAO_REQUIRE_BROWSER so that CI cannot skip these)",
@@ -254,7 +243,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        b = launch(p)
         yield b
         b.close()
 
@@ -330,14 +319,21 @@ def _open(browser, path: Path, scheme: str):
     return page, requests, errors
 
 
+def _probed(browser, path: Path, scheme: str, probe: str, name: str) -> dict:
+    """What `probe` reads off the page of `path`, once it is checked that the page asked for
+    nothing but itself and logged no error."""
+    page, requests, errors = _open(browser, path, scheme)
+    found = page.evaluate(probe)
+    page.close()
+    assert requests == [path.as_uri()] and errors == [], (name, requests, errors)
+    return found
+
+
 @needs_browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_in_chromium_no_text_of_an_svg_meets_another_or_leaves_it_and_all_reads(browser, drawn, scheme):
     for name, paths in drawn.items():
-        page, requests, errors = _open(browser, paths["svg"], scheme)
-        probe = page.evaluate(_SVG_PROBE)
-        page.close()
-        assert requests == [paths["svg"].as_uri()] and errors == [], (name, requests, errors)
+        probe = _probed(browser, paths["svg"], scheme, _SVG_PROBE, name)
         texts = probe["texts"]
         assert len(texts) > 40, name
         for t in texts:
@@ -351,10 +347,7 @@ def test_in_chromium_no_text_of_an_svg_meets_another_or_leaves_it_and_all_reads(
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_in_chromium_an_html_page_keeps_its_text_apart_and_within_and_all_reads(browser, drawn, scheme):
     for name, paths in drawn.items():
-        page, requests, errors = _open(browser, paths["html"], scheme)
-        probe = page.evaluate(_HTML_PROBE)
-        page.close()
-        assert requests == [paths["html"].as_uri()] and errors == [], (name, requests, errors)
+        probe = _probed(browser, paths["html"], scheme, _HTML_PROBE, name)
         assert probe["width"] <= probe["view"], name  # nothing runs off the side
         for t in probe["texts"]:
             assert t["x"] >= 0 and t["x"] + t["w"] <= probe["width"] + 0.5, (name, t)

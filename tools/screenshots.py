@@ -12,23 +12,15 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from yimao.launch import run
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from pictures import launch  # noqa: E402  (the browser as the picture tests start it)
+from pictures import yimao as run_yimao  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "pictures"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def yimao(*args: str) -> None:
-    sys.argv = ["yimao", *args]
-    if run(list(args)) != 0:
+    if run_yimao(*args) != 0:
         raise SystemExit(f"yimao {' '.join(args)} failed")
 
 
@@ -43,7 +35,7 @@ def main() -> None:
     yimao("journal", "outcome", "1", "--verdict", "应", "--note", "门第相压，事不谐")
     yimao("journal", "show", "1", "-t", "--png", str(OUT / "case-traditional.png"))
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+        browser = launch(p)
         for source, target, scheme in ((work / "a.svg", "svg-light.png", "light"), (work / "b.html", "html-dark.png", "dark")):
             page = browser.new_page(color_scheme=scheme, viewport={"width": 960, "height": 600})
             page.goto(source.as_uri())
