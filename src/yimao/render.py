@@ -33,17 +33,17 @@ from yimao.view import (
     deciding_quote,
     family_counts,
     finding_label,
-    generating,
     hidden_state,
     line_cell,
     line_marks,
     member_text,
-    overcoming,
     pick_stars,
     rules,
     star_label,
     stars_on_moving_lines,
-    use_element,
+)
+from yimao.view import (
+    facts as chart_facts_of,
 )
 
 if TYPE_CHECKING:
@@ -562,20 +562,8 @@ def render_chart_table(chart: Chart, console: Console, traditional: bool | str =
 
 
 def chart_facts(chart: Chart, tr: Callable[[str], str], width: int, use: Any = None) -> Text:
-    """The line under the chart: the 用神 when one is named, the 卦身, 六冲/六合, 游魂/归魂,
-    伏吟/反吟, and the coins (爻值)."""
-    facts = []
-    if use is not None:
-        from yimao.pipeline import use_note
-
-        facts.append(tr(use_note(use) or ""))
-        element = use_element(chart, use)
-        if element is not None:
-            facts.append(tr(f"原神{generating(element).value} 忌神{overcoming(element).value}"))
-    facts.append(f"{tr('卦身')} {tr(chart.hexagram.guashen.value)}")
-    if chart.features:
-        facts.append(" ".join(tr(f) for f in chart.features))
-    facts.append(f"{tr('爻值')} {chart.cast.coins()}")
+    """The line under the chart (`view.facts`)."""
+    facts = [tr(f) for f in chart_facts_of(chart, use)]
     return Text("\n").join(_pieces_text([(f, "dim") for f in facts], width, indent="  ", sep=" · "))
 
 

@@ -374,7 +374,7 @@ def chart_view(result: CastResult, script: str = "s", case: Mapping[str, Any] | 
         nuclear=tr(chart.hexagram.nuclear.name),
         lines=tuple(_line_view(cl, tr, marks) for cl in reversed(chart.lines)),
         changed_lines=_changed_views(chart, tr),
-        facts=tuple(tr(f) for f in _facts(chart, result.use)),
+        facts=tuple(tr(f) for f in facts(chart, result.use)),
         findings=tuple(_finding_views(result.findings, tr)),
         families=tuple((tr(rule), held, missed) for rule, held, missed in family_counts(result.findings)),
         stars=tuple(_star_views(result.stars.placements, tr)),
@@ -439,19 +439,21 @@ def _changed_views(chart: Chart, tr: Callable[[str], str]) -> tuple[ChangedView,
     return tuple(out)
 
 
-def _facts(chart: Chart, use: Any) -> list[str]:
-    facts = []
+def facts(chart: Chart, use: Any = None) -> list[str]:
+    """The line under the chart: the 用神 when one is named with its 原神 and 忌神, the 卦身,
+    六冲/六合, 游魂/归魂, 伏吟/反吟, and the coins (爻值)."""
+    out = []
     if use is not None:
         from yimao.pipeline import use_note
 
-        facts.append(use_note(use) or "")
+        out.append(use_note(use) or "")
         element = use_element(chart, use)
         if element is not None:
-            facts.append(f"原神{generating(element).value} 忌神{overcoming(element).value}")
-    facts.append(f"卦身 {chart.hexagram.guashen.value}")
-    facts.extend(chart.features)
-    facts.append(f"爻值 {chart.cast.coins()}")
-    return [f for f in facts if f]
+            out.append(f"原神{generating(element).value} 忌神{overcoming(element).value}")
+    out.append(f"卦身 {chart.hexagram.guashen.value}")
+    out.append(" ".join(chart.features))
+    out.append(f"爻值 {chart.cast.coins()}")
+    return [f for f in out if f]
 
 
 def _finding_views(findings: Sequence[Any], tr: Callable[[str], str]) -> list[FindingView]:
