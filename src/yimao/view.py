@@ -291,7 +291,7 @@ class StarLineView(NamedTuple):
 
     position: int
     held: tuple[str, ...]
-    named: tuple[tuple[str, tuple[str, ...]], ...]
+    named: tuple[tuple[str, Tone, tuple[str, ...]], ...]  # (nature, its tone, labels)
     counts: str  # 余3 轻5
 
 
@@ -483,7 +483,7 @@ def _star_views(placements: Sequence[Any], tr: Callable[[str], str]) -> list[Sta
             StarLineView(
                 pos,
                 tuple(tr(n) for n in pick.held),
-                tuple((tr(n), tuple(tr(x) for x in names)) for n, names in pick.named),
+                tuple((tr(n), NATURE_TONE[n], tuple(tr(x) for x in names)) for n, names in pick.named),
                 tr(" ".join(f"{k}{n}" for k, n in pick.counts)),
             )
         )

@@ -207,9 +207,6 @@ def _findings(view: ChartView, tr: Callable[[str], str]) -> list[str]:
     return [*out, "</section>"]
 
 
-_NATURE = {"吉": Tone.JI, "凶": Tone.XIONG, "吉凶": Tone.MIXED}
-
-
 def _stars(view: ChartView, tr: Callable[[str], str]) -> list[str]:
     if not (view.stars or view.conditions or view.day_stars):
         return []
@@ -217,8 +214,7 @@ def _stars(view: ChartView, tr: Callable[[str], str]) -> list[str]:
     for s in view.stars:
         items = [_span(f"{tr('爻')}{s.position}", Tone.QUIET, "small")]
         items += [f"<b>{_span('✓' + n, Tone.HELD)}</b>" for n in s.held]
-        for nature, names in s.named:
-            tone = _NATURE.get(convert(nature, "s"), Tone.QUIET)
+        for nature, tone, names in s.named:
             items.append(f"<b>{_span(nature, tone, 'small')}</b> " + " ".join(_span(n, tone) for n in names))
         if s.counts:
             items.append(_span(s.counts, Tone.QUIET, "small"))

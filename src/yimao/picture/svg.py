@@ -340,8 +340,7 @@ def _stars(c: Canvas, view: ChartView) -> None:
     for s in view.stars:
         pieces = [Piece(f"{c.tr('爻')}{s.position}", Tone.QUIET, SMALL, True)]
         pieces += [Piece(f"✓{n}", Tone.HELD, SIZE, True) for n in s.held]
-        for nature, names in s.named:
-            tone = {"吉": Tone.JI, "凶": Tone.XIONG, "吉凶": Tone.MIXED}.get(convert(nature, "s"), Tone.QUIET)
+        for nature, tone, names in s.named:
             pieces += [Piece(nature, tone, SMALL, True), *(Piece(n, tone, SIZE) for n in names)]
         if s.counts:
             pieces.append(Piece(s.counts, Tone.QUIET, SMALL))
