@@ -89,6 +89,11 @@ class Actor(NamedTuple):
     position: int | None = None
 
 
+@cache  # 12 branches × 6 sources × 7 positions: each made once, and shared by every cast that has it
+def actor(branch: Branch, source: Source, position: int | None = None) -> Actor:
+    return Actor(branch, source, position)
+
+
 # --- relations --------------------------------------------------------------------------------
 
 

@@ -455,7 +455,8 @@ class Cast(_CastFields):
         bad = sorted(p for p in moving if not (isinstance(p, int) and 1 <= p <= 6))
         if bad:
             raise NotationError(f"moving lines must be 1-6 (bottom = 1), got {bad}", bad, ("1", "2", "3", "4", "5", "6"))
-        return tuple.__new__(cls, (hexagram, moving))
+        # one of the 64 shared sets (`_MOVING_SETS`): a batch keeps thousands of casts
+        return tuple.__new__(cls, (hexagram, _SHARED_MOVING.get(frozenset(moving), moving)))
 
     @property
     def changed(self) -> Hexagram | None:
@@ -611,6 +612,7 @@ _HEXAGRAM_BY_BITS = {bits: HEXAGRAMS_BY_CODE[mask] for mask, bits in enumerate(_
 _MOVING_SETS = tuple(frozenset(i + 1 for i in range(6) if mask >> i & 1) for mask in range(64))
 _MOVING_BY_BITS = dict(zip(_BITS, _MOVING_SETS))
 _MASKS = {moving: mask for mask, moving in enumerate(_MOVING_SETS)}
+_SHARED_MOVING = {moving: moving for moving in _MOVING_SETS}
 _BY_CODE = tuple(HEXAGRAMS_BY_CODE[code] for code in range(64))
 _HALF_COINS: dict[int, str] = {}
 

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from yimao.analysis.by_topic import topic_targets
 from yimao.analysis.finding import Member, TargetRef
-from yimao.chart import Actor, Chart, ChartLine, Source, Use, use_in
+from yimao.chart import Actor, Chart, ChartLine, Source, Use, actor, use_in
 from yimao.ganzhi import Branch, Element, GanZhi
 from yimao.hexagram import Cast, Hexagram, Line, Relative
 
@@ -148,10 +148,10 @@ def moving_lines(cast: Cast) -> tuple[tuple[Actor, ...], Mapping[int, Actor]]:
     h, moving = cast
     changed = cast.changed
     positions = sorted(moving)
-    lines = tuple([Actor(h.lines[p - 1].branch, Source.DONGYAO, p) for p in positions])
+    lines = tuple([actor(h.lines[p - 1].branch, Source.DONGYAO, p) for p in positions])
     if changed is None:
         return lines, _NO_CHANGES
-    return lines, MappingProxyType({p: Actor(changed.lines[p - 1].branch, Source.BIANYAO, p) for p in positions})
+    return lines, MappingProxyType({p: actor(changed.lines[p - 1].branch, Source.BIANYAO, p) for p in positions})
 
 
 _NO_CHANGES: Mapping[int, Actor] = MappingProxyType({})

@@ -11,15 +11,13 @@ sound, the others when neither 旬空 nor 月破.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
-from types import MappingProxyType
 from typing import NamedTuple
 
 from yimao.analysis.context import RuleContext, lines_of, rule_context
 from yimao.analysis.finding import Finding, JuhuiDetails, JuhuiRole, JuhuiUse, Member
 from yimao.chart import Chart, Source, Use
-from yimao.ganzhi import SANHE, Branch, Element, changsheng, element_relation, vigour
+from yimao.ganzhi import BRANCHES, SANHE, Branch, Element, changsheng, element_relation, vigour
 from yimao.hexagram import Cast, Relative
 from yimao.texts import Quote, quote
 
@@ -101,7 +99,7 @@ def juhui(chart: Chart, use: Use | None = None, ctx: RuleContext | None = None) 
     for element in ORDER:
         n_present = n_active = n_hung = 0
         for b in SANHE[element]:
-            n_present += b in entries or b in hung
+            n_present += bool(entries[b.index]) or b in hung
             n_active += b in active
             n_hung += b in hung
         if _worth_a_finding(n_present, n_active, n_hung > 0):
@@ -109,9 +107,13 @@ def juhui(chart: Chart, use: Use | None = None, ctx: RuleContext | None = None) 
     return tuple(out)
 
 
+# (source, position): the 24 pairs a line can bring, made once and shared by every cast's entries
+_SOURCED = {(s, p): (s, p) for s in Source for p in range(1, 7)}
+
+
 @lru_cache(maxsize=4096)  # the 4096 casts
-def line_entries(cast: Cast) -> tuple[Mapping[Branch, tuple[tuple[Source, int], ...]], frozenset[Branch]]:
-    """What the lines bring to the 局, by branch, in chart order: each line (static or moving),
+def line_entries(cast: Cast) -> tuple[tuple[tuple[tuple[Source, int], ...], ...], frozenset[Branch]]:
+    """What the lines bring to the 局, by branch (`Branch.index`), in chart order: each line (static or moving),
     the 变爻 of a moving one, and the 伏神 it lifts (「发动飞爻而相挈」), with their positions; and
     the branches that move, which alone make a 局 (会): the moving lines, 变爻 and lifted 伏神."""
     h, moving = cast
@@ -122,19 +124,24 @@ def line_entries(cast: Cast) -> tuple[Mapping[Branch, tuple[tuple[Source, int], 
     for line in h.lines:
         p = line.position
         if p not in moving:
-            out.setdefault(line.branch, []).append((Source.JINGYAO, p))
+            out.setdefault(line.branch, []).append(_SOURCED[Source.JINGYAO, p])
             continue
-        out.setdefault(line.branch, []).append((Source.DONGYAO, p))
+        out.setdefault(line.branch, []).append(_SOURCED[Source.DONGYAO, p])
         active.add(line.branch)
         if changed is not None:
             b = changed.lines[p - 1].branch
-            out.setdefault(b, []).append((Source.BIANYAO, p))
+            out.setdefault(b, []).append(_SOURCED[Source.BIANYAO, p])
             active.add(b)
         if p in under:  # lifted: its 飞神 moves
             b = under[p].branch
-            out.setdefault(b, []).append((Source.FUSHEN, p))
+            out.setdefault(b, []).append(_SOURCED[Source.FUSHEN, p])
             active.add(b)
-    return MappingProxyType({b: tuple(entries) for b, entries in out.items()}), frozenset(active)
+    astir = frozenset(active)
+    return tuple([tuple(out.get(b, ())) for b in BRANCHES]), _MOVING_BRANCHES.setdefault(astir, astir)
+
+
+# The sets of moving branches met, each kept once: a few hundred, shared by the 4096 casts' entries.
+_MOVING_BRANCHES: dict[frozenset[Branch], frozenset[Branch]] = {}
 
 
 def _worth_a_finding(n_present: int, n_active: int, hung: bool) -> bool:
@@ -148,14 +155,14 @@ def _worth_a_finding(n_present: int, n_active: int, hung: bool) -> bool:
 
 
 def _finding(
-    ctx: RuleContext, entries: Mapping[Branch, tuple[tuple[Source, int], ...]], element: Element, two_active: bool, use_element: Element | None
+    ctx: RuleContext, entries: tuple[tuple[tuple[Source, int], ...], ...], element: Element, two_active: bool, use_element: Element | None
 ) -> Finding:
     states = []
     members: list[Member] = []
     hung_on: list[str] = []
     best = []  # each role's best active source (动爻, then 变爻, then 伏神), which makes the type
     for name, b in zip(ROLES, SANHE[element]):
-        state, role_members, words, rank = _role(ctx, name, b, entries.get(b, ()))
+        state, role_members, words, rank = _role(ctx, name, b, entries[b.index])
         states.append(state)
         members += role_members
         hung_on += words

@@ -114,23 +114,22 @@ class Part(NamedTuple):
 
 
 class ChartParts(NamedTuple):
-    """The parts of a chart in line order (初爻 first; on each line its 本爻, 变爻, 伏神), and the
-    hits of those carrying each branch and each stem."""
+    """The parts of a chart in line order (初爻 first; on each line its 本爻, 变爻, 伏神), and where
+    stars standing on one branch, on one stem or on neither fall (`slot`): most stars, which a
+    chart finds by index. Each of those holds the hits of the parts carrying its branch or stem."""
 
     parts: tuple[Part, ...]
-    by_branch: tuple[tuple[Hit, ...], ...]  # by `Branch.index`
-    by_stem: tuple[tuple[Hit, ...], ...]  # by `Stem.index`
+    falls_at: tuple[tuple[StarHits, StarHits], ...]  # by slot: the `_star_hits` of the parts carrying it
+
+    def falls(self, cover: Covered, slot: int) -> tuple[StarHits, StarHits]:
+        """Where stars covering `cover` fall (`_star_hits`), off the 用神 and the 世 and on them;
+        `slot` is the cover's (`slot`), by which most covers are found without hashing."""
+        return self.falls_at[slot] if slot >= 0 else _star_hits(self.carrying(cover))
 
     def carrying(self, cover: Covered) -> tuple[Hit, ...]:
         """The hits of the parts carrying one of the branches or stems of `cover`, in line order."""
-        branches, stems = cover.branches, cover.stems
-        if len(branches) == 1 and not stems:  # most stars: one branch or one stem, its hits at hand
-            (b,) = branches
-            return self.by_branch[b.index]
-        if len(stems) == 1 and not branches:
-            (s,) = stems
-            return self.by_stem[s.index]
-        found = {h for b in branches for h in self.by_branch[b.index]} | {h for s in stems for h in self.by_stem[s.index]}
+        at = self.falls_at
+        found = {h for b in cover.branches for h in at[b.index][0].hits} | {h for s in cover.stems for h in at[12 + s.index][0].hits}
         return tuple(sorted(found, key=LINE_ORDER.__getitem__))
 
 
@@ -156,25 +155,24 @@ def chart_parts(cast: Cast) -> ChartParts:
         under = hidden.get(p)
         if under is not None:
             parts.append(_part(p, "伏神", moves, under))
-    by_branch: list[tuple[Hit, ...]] = [()] * 12
-    by_stem: list[tuple[Hit, ...]] = [()] * 10
+    by_slot: list[list[Hit]] = [[] for _ in range(23)]
     for part in parts:
-        by_branch[part.branch.index] += (part.hit,)
-        by_stem[part.stem.index] += (part.hit,)
-    return ChartParts(tuple(parts), tuple(by_branch), tuple(by_stem))
+        by_slot[part.branch.index].append(part.hit)
+        by_slot[12 + part.stem.index].append(part.hit)
+    return ChartParts(tuple(parts), tuple([_star_hits(tuple(hits)) for hits in by_slot]))
 
 
-# Where each group of stars falls on each cast met, by cast and cover (`find_stars`): the charts
-# of a cast ask again, some 18 groups a chart. Bounded as the casts (4096) and the covers (a few
-# hundred) are; only `_falls` adds to it, and what it keeps are `StarHits`, immutable.
-_FALLS: dict[Cast, dict[Covered, tuple[StarHits, StarHits]]] = {}
-
-
-def _falls(known: dict[Covered, tuple[StarHits, StarHits]], parts: ChartParts, cover: Covered) -> tuple[StarHits, StarHits]:
-    """Where stars covering `cover` fall on a cast's `parts` (`StarHits`), off the 用神 and the 世
-    and on them; kept in `known`, the cast's `_FALLS`."""
-    found = known[cover] = _star_hits(parts.carrying(cover))
-    return found
+def slot(cover: Covered) -> int:
+    """Where a chart keeps the falls of stars covering `cover` (`ChartParts.falls_at`): one branch
+    (0-11), one stem (12-21) or nothing (22, a 干支 star in force by its day alone); -1 for more."""
+    branches, stems = cover.branches, cover.stems
+    if len(branches) + len(stems) > 1:
+        return -1
+    if branches:
+        return next(iter(branches)).index
+    if stems:
+        return 12 + next(iter(stems)).index
+    return 22
 
 
 @cache  # 36 hits × the lines of the 64 hexagrams and their 伏神: a few thousand
@@ -211,6 +209,7 @@ class StarGroup(NamedTuple):
     stand on the same parts, so a chart looks the group up once."""
 
     cover: Covered
+    slot: int  # the cover's `slot`
     members: tuple[PositionedStar, ...]
 
 
@@ -236,7 +235,7 @@ def star_groups(topic: str | None, source: str, key: Any) -> tuple[StarGroup, ..
         if positions:
             variants = tuple([(v.reading, _at(v.table, k)) for v in star.variants])
             groups.setdefault(covered(positions), []).append(_positioned(i, positions, variants))
-    return tuple(StarGroup(cover, tuple(members)) for cover, members in groups.items())
+    return tuple(StarGroup(cover, slot(cover), tuple(members)) for cover, members in groups.items())
 
 
 @cache
@@ -417,14 +416,11 @@ def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None
     cast, pillars = chart.cast, chart.pillars
     month, day, year, hour = basis_values(pillars.month_branch, pillars.day, pillars.year, pillars.hour)
     parts = chart_parts(cast)
-    known = _FALLS.get(cast)
-    if known is None:
-        known = _FALLS[cast] = {}
     focus = focus_lines(cast.hexagram.shi, (use.positions or use.hidden_positions) if use is not None else ())
     groups = []
     for source, key in (("month", month), ("day", day), ("year", year), ("month_hour", (month, hour)), ("year_month", (year, month))):
-        for cover, members in star_groups(t, source, key):
-            off_use, on_use = known.get(cover) or _falls(known, parts, cover)  # most are known: no call
+        for cover, at, members in star_groups(t, source, key):
+            off_use, on_use = parts.falls(cover, at)
             day_match = day in cover.ganzhi
             if off_use.hits or day_match:
                 groups.append((off_use if focus.isdisjoint(off_use.lines) else on_use, day_match, members))
