@@ -277,3 +277,37 @@ def test_jingxing_wuwei_data_for_qian():
     assert (jx.hexagram, jx.king_wen, jx.line, jx.name) == ("乾为天", 1, 6, "参宿")
     assert (ww.hexagram, ww.king_wen, ww.line, ww.name) == ("乾为天", 1, 6, "镇星")
     assert all(not s.hexagram_lines for s in cat.stars if s.id not in ("jingxing", "wuwei"))
+
+
+def test_a_star_only_another_reading_puts_on_a_line_is_listed_with_that_reading():
+    """血刃 in an even month: yimao's reading gives it no place (「正三五七九鼠月，以丑寅卯辰巳午为
+    血刃」: the odd months), the variant reading 「血忌之星同血刃」 as one star of twelve months puts
+    it at 未 in 卯月. On 离 (卯丑亥酉未巳) 未 is line 5: the chart lists 血刃 on no line, and its
+    variant on line 5 — the disagreement shown. On 乾 (子寅辰午申戌, no 伏神) no reading puts it
+    on a line, and it is not listed."""
+    (xueren,) = [s for s in doc("cast", "--hex", "离", "--month", "卯", "--day", "甲子")["stars"] if s["id"] == "xueren"]
+    assert (xueren["positions"], xueren["lines"], xueren["hits"], xueren["active"]) == ([], [], [], False)
+    assert [(v["positions"], v["lines"]) for v in xueren["variants"]] == [(["未"], [5])]
+    assert xueren["variants"][0]["reading"] == "血刃血忌同一星，十二月皆取"
+    assert "xueren" not in {s["id"] for s in doc("cast", "--hex", "乾", "--month", "卯", "--day", "甲子")["stars"]}
+    # in an odd month yimao's reading places it, and the variant agrees: no variant is listed
+    (odd,) = [s for s in doc("cast", "--hex", "离", "--month", "寅", "--day", "甲子")["stars"] if s["id"] == "xueren"]
+    assert (odd["positions"], odd["lines"], odd["variants"]) == (["丑"], [2], [])
+
+
+def test_a_variant_says_the_lines_it_places_the_star_on():
+    """Each variant placing a star otherwise names the lines of this chart it falls on: for the
+    variants on branches, the lines whose 本爻, 变爻 or 伏神 carries one, read from the lines here."""
+    chart = doc("cast", "--hex", "离之乾", "--month", "卯", "--day", "甲子")
+    carried: dict[str, set[int]] = {}
+    for line in chart["hexagram"]["lines"]:
+        for part in (line, line["changed"], line["hidden"]):
+            if part is not None:
+                carried.setdefault(part["branch"], set()).add(line["position"])
+    seen = 0
+    for s in chart["stars"]:
+        for v in s["variants"]:
+            if v["positions"] and all(p in BRANCHES for p in v["positions"]):
+                assert v["lines"] == sorted(set().union(*(carried.get(p, set()) for p in v["positions"]))), (s["label"], v)
+                seen += 1
+    assert seen >= 3

@@ -289,13 +289,12 @@ def direct_reading(chart, use, topic):
         if not (star.placed and star.on_charts):
             continue
         positions = star.lookup(star.table, month, day, year, hour)
-        if not positions:
-            continue
+        if positions is None:
+            continue  # the chart lacks the star's basis
         hits, ganzhi = hits_of(chart, positions)
         day_match = day in ganzhi
-        if not hits and not day_match:
-            continue
         variants = []
+        on_a_line_otherwise = False  # a variant reading puts the star on a line of this chart
         for v in star.variants:
             vp = star.lookup(v.table, month, day, year, hour)
             if v.days and vp is not None:
@@ -304,13 +303,17 @@ def direct_reading(chart, use, topic):
                 continue  # only a variant placing it otherwise
             held = []
             if vp:  # the conditions on the chart, judged where the variant puts the star
+                on_a_line_otherwise = on_a_line_otherwise or bool(hits_of(chart, vp)[0])
                 chart_conditions = direct_conditions(star, chart, hits_of(chart, vp)[0], topic)
                 held = [
                     c
                     for c in chart_conditions
                     if any(r.on != "topic" for r in (star.conditions[c["index"]].reading, *star.conditions[c["index"]].variants))
                 ]
-            variants.append({"reading": v.reading, "positions": None if vp is None else list(vp), "conditions": held})
+            vlines = None if vp is None else sorted({h["position"] for h in hits_of(chart, vp)[0]})
+            variants.append({"reading": v.reading, "positions": None if vp is None else list(vp), "lines": vlines, "conditions": held})
+        if not (hits or day_match or on_a_line_otherwise):
+            continue  # on no line and not its day, by any reading
         out.append(entry(star, list(positions), hits, day_match, focus, variants, direct_conditions(star, chart, hits, topic)))
     return out
 

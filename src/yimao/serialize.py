@@ -820,7 +820,7 @@ class _Placed:
     the variants that place it elsewhere. A chart's entry is a copy with its own fields set in:
     copying a dict of fixed keys costs less than building one."""
 
-    __slots__ = ("acting", "dormant", "dated", "judged_apart")
+    __slots__ = ("acting", "dormant", "dated", "judged_apart", "variants")
 
     def __init__(self, star: Any) -> None:
         from yimao.stars.conditions import readings_of
@@ -832,9 +832,13 @@ class _Placed:
         # its conditions read the chart and a variant may place it otherwise: judged there too
         self.judged_apart = bool(star.variants) and readings_of(s.conditions) is not None
         head = {"id": s.id, "label": s.label, "nature": s.nature, "weight": s.weight, "positions": list(star.positions), **dict.fromkeys(_WHERE)}
+        # a variant's lines are the chart's: set in by `stars_to_list`
         variants = [
-            {"reading": reading, "positions": None if p is None else list(p), "conditions": []} for reading, p in star.variants if p != star.positions
+            {"reading": reading, "positions": None if p is None else list(p), "lines": None, "conditions": []}
+            for reading, p in star.variants
+            if p != star.positions
         ]
+        self.variants = bool(variants)  # placing it otherwise: the lines where each does are the chart's
         self.acting = {**head, "text": None if q is None else {"passage": q.passage, "original": q.original}, "conditions": [], "variants": variants}
         self.dormant = {**head, "text": None if q is None else {"passage": q.passage, "original": None}, "conditions": [], "variants": variants}
 
@@ -855,10 +859,10 @@ def stars_to_list(stars: Any) -> list[dict[str, Any]]:
             placed = _PLACED[star]
             entry = (placed.acting if acting else placed.dormant).copy()
             entry.update(fields)
-            if placed.dated:
+            if placed.variants or placed.dated:
                 entry["variants"] = [
-                    {"reading": r, "positions": None if p is None else list(p), "conditions": []}
-                    for r, p in stars.variants_of(star)
+                    {"reading": r, "positions": None if p is None else list(p), "lines": _list_or_none(stars.variant_lines(p)), "conditions": []}
+                    for r, p in (stars.variants_of(star) if placed.dated else star.variants)
                     if p != star.positions
                 ]
             held = judged.get(star.index)
@@ -869,6 +873,10 @@ def stars_to_list(stars: Any) -> list[dict[str, Any]]:
             entries.append((star.index, entry))
     entries.sort(key=_first)
     return [entry for _, entry in entries]
+
+
+def _list_or_none(t: tuple[int, ...] | None) -> list[int] | None:
+    return None if t is None else list(t)
 
 
 def _variants_judged(variants: list[dict[str, Any]], judged: Any) -> list[dict[str, Any]]:

@@ -46,13 +46,17 @@ class PositionedStar:
     chart of those pillars, so built once per star, positions and variants (`_positioned`), and
     hashed by identity."""
 
-    __slots__ = ("index", "star", "positions", "variants")
+    __slots__ = ("index", "star", "positions", "variants", "variant_covers")
 
     def __init__(self, index: int, star: Star, positions: tuple[str, ...], variants: tuple[tuple[str, tuple[str, ...] | None], ...]) -> None:
         self.index = index  # in the catalogue's order
         self.star = star
         self.positions = positions
         self.variants = variants  # each variant's reading, and its positions (None when the chart lacks its basis)
+        # what each variant placing the star otherwise covers (not one of some 节气 days only,
+        # which a chart's day decides: `dated`), so that a chart where only a variant puts the
+        # star on a line still lists it
+        self.variant_covers = tuple(cover_of(p) for v, (_, p) in zip(star.variants, variants) if p and p != positions and not v.days)
 
     def __repr__(self) -> str:
         return f"PositionedStar({self.index}, {self.star.id}, {self.positions}, {self.variants})"
@@ -99,6 +103,8 @@ class Placement(NamedTuple):
     def where_text(self) -> str:
         if self.day_match:
             return "值日"
+        if not self.hits:  # on the chart by another reading alone: where that reading puts it
+            return "异读" + " ".join(dict.fromkeys(pos for _, p in self.variants if p and p != self.positions for pos in p))
         return " ".join(f"{h.position}{'' if h.part == '本爻' else h.part[0]}{'动' if h.moving else ''}" for h in self.hits)
 
 
@@ -160,6 +166,13 @@ def chart_parts(cast: Cast) -> ChartParts:
         by_slot[part.branch.index].append(part.hit)
         by_slot[12 + part.stem.index].append(part.hit)
     return ChartParts(tuple(parts), tuple([_star_hits(tuple(hits)) for hits in by_slot]))
+
+
+@cache  # by a variant's positions: a few hundred
+def cover_of(positions: tuple[str, ...]) -> tuple[Covered, int]:
+    """What positions cover, and its `slot`."""
+    cover = covered(positions)
+    return cover, slot(cover)
 
 
 def slot(cover: Covered) -> int:
@@ -232,8 +245,8 @@ def star_groups(topic: str | None, source: str, key: Any) -> tuple[StarGroup, ..
     for i, star in _read_from(topic, source):
         k = key[0] if star.basis == "day_stem" and key is not None else key  # the day's stem
         positions = _at(star.table, k)
-        if positions:
-            variants = tuple([(v.reading, _at(v.table, k)) for v in star.variants])
+        variants = tuple([(v.reading, _at(v.table, k)) for v in star.variants])
+        if positions or (positions is not None and any(p for _, p in variants)):  # placed by the table taken, or by another reading
             groups.setdefault(covered(positions), []).append(_positioned(i, positions, variants))
     return tuple(StarGroup(cover, slot(cover), tuple(members)) for cover, members in groups.items())
 
@@ -362,6 +375,14 @@ class ChartStars(NamedTuple):
             return s.variants
         return dated(s.star, s.variants, self.chart.pillars.context if self.chart is not None else None)
 
+    def variant_lines(self, positions: tuple[str, ...] | None) -> tuple[int, ...] | None:
+        """The lines of this chart on whose 本爻, 变爻 or 伏神 a variant's positions fall; None
+        when the chart cannot say where the variant stands."""
+        if positions is None:
+            return None
+        cover, at = cover_of(positions)
+        return chart_parts(self.chart.cast).falls(cover, at)[0].lines
+
     def variant_conditions(self, s: PositionedStar) -> tuple[tuple[str, tuple[ConditionResult, ...]], ...]:
         """A star's conditions judged where each variant reading places it otherwise (喜神 by its
         palace's direction, 天官符 flying on): a condition's lines are the star's, and a reading
@@ -410,7 +431,8 @@ def _conditioned(members: tuple[PositionedStar, ...]) -> tuple[tuple[int, tuple[
 
 def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> ChartStars:
     """The stars of the catalogue that stand on the chart: those falling on a line (本爻, 变爻 or
-    伏神) and 干支 stars on their day. Stars the book names without a rule have no place. With
+    伏神) and 干支 stars on their day, and those that only a variant reading puts on a line (a
+    disagreement shown: the entry falls nowhere, its variant there). Stars the book names without a rule have no place. With
     `topic`, only stars of that kind of question, or with no stated kind, are kept."""
     t = topic_filter(topic)
     cast, pillars = chart.cast, chart.pillars
@@ -424,6 +446,10 @@ def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None
             day_match = day in cover.ganzhi
             if off_use.hits or day_match:
                 groups.append((off_use if focus.isdisjoint(off_use.lines) else on_use, day_match, members))
+            else:  # on no line by the reading taken: those another reading puts on one are listed all the same
+                elsewhere = tuple([m for m in members if any(parts.falls(c, c_slot)[0].hits for c, c_slot in m.variant_covers)])
+                if elsewhere:
+                    groups.append((off_use, False, elsewhere))
     for line, members in _on_hexagram_lines(t).get(cast.hexagram.king_wen, ()):  # 乾之上九降参: on one line of this 本卦
         groups.append((star_hits((Hit(line, "本爻", line in cast.moving),), focus), False, members))
     return ChartStars(tuple(groups), chart, t)
