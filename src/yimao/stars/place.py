@@ -46,7 +46,7 @@ class PositionedStar:
     chart of those pillars, so built once per star, positions and variants (`_positioned`), and
     hashed by identity."""
 
-    __slots__ = ("index", "star", "positions", "variants", "variant_covers")
+    __slots__ = ("index", "star", "positions", "variants", "otherwise", "variant_covers")
 
     def __init__(self, index: int, star: Star, positions: tuple[str, ...], variants: tuple[tuple[str, tuple[str, ...] | None], ...]) -> None:
         self.index = index  # in the catalogue's order
@@ -56,6 +56,11 @@ class PositionedStar:
         # what each variant placing the star otherwise covers (not one of some 节气 days only,
         # which a chart's day decides: `dated`), so that a chart where only a variant puts the
         # star on a line still lists it
+        # the variants placing it otherwise, with what their positions cover and its `slot`
+        # (None when the chart lacks their basis): a chart looks up where they fall by slot
+        self.otherwise = tuple([(reading, p, *(cover_of(p) if p is not None else (None, -1))) for reading, p in variants if p != positions])
+        # those a chart can put on a line (not one of some 节气 days only, which the chart's day
+        # decides: `dated`): a chart where only such a variant puts the star on a line lists it
         self.variant_covers = tuple(cover_of(p) for v, (_, p) in zip(star.variants, variants) if p and p != positions and not v.days)
 
     def __repr__(self) -> str:
@@ -224,6 +229,7 @@ class StarGroup(NamedTuple):
     cover: Covered
     slot: int  # the cover's `slot`
     members: tuple[PositionedStar, ...]
+    varied: tuple[PositionedStar, ...]  # the members a variant reading may put on a line elsewhere
 
 
 # The pillar each basis is read from (地支之星以月为凭，天干之星以日为主). Stars of bases read from
@@ -248,7 +254,7 @@ def star_groups(topic: str | None, source: str, key: Any) -> tuple[StarGroup, ..
         variants = tuple([(v.reading, _at(v.table, k)) for v in star.variants])
         if positions or (positions is not None and any(p for _, p in variants)):  # placed by the table taken, or by another reading
             groups.setdefault(covered(positions), []).append(_positioned(i, positions, variants))
-    return tuple(StarGroup(cover, slot(cover), tuple(members)) for cover, members in groups.items())
+    return tuple(StarGroup(cover, slot(cover), tuple(members), tuple([m for m in members if m.variant_covers])) for cover, members in groups.items())
 
 
 @cache
@@ -346,6 +352,7 @@ class ChartStars(NamedTuple):
     groups: tuple[tuple[StarHits, bool, tuple[PositionedStar, ...]], ...]
     chart: Any = None
     topic: str | None = None
+    parts: ChartParts | None = None  # the chart's cast's (`chart_parts`), where its variants fall
 
     def conditions(self, *, of_the_chart: bool = False) -> dict[int, tuple[ConditionResult, ...]]:
         """By star index (`chart_order`): the conditions of each star on the chart that has any,
@@ -375,13 +382,16 @@ class ChartStars(NamedTuple):
             return s.variants
         return dated(s.star, s.variants, self.chart.pillars.context if self.chart is not None else None)
 
-    def variant_lines(self, positions: tuple[str, ...] | None) -> tuple[int, ...] | None:
-        """The lines of this chart on whose 本爻, 变爻 or 伏神 a variant's positions fall; None
-        when the chart cannot say where the variant stands."""
-        if positions is None:
-            return None
-        cover, at = cover_of(positions)
-        return chart_parts(self.chart.cast).falls(cover, at)[0].lines
+    def variant_falls(self, s: PositionedStar) -> tuple[tuple[str, tuple[str, ...] | None, tuple[int, ...] | None], ...]:
+        """Each variant reading that places the star otherwise on this chart: the reading, its
+        positions and the lines on whose 本爻, 变爻 or 伏神 they fall (None when the chart cannot
+        say where it stands)."""
+        parts = self.parts or chart_parts(self.chart.cast)
+        if s.star in dated_stars():  # the day decides some of its variants' positions
+            return tuple(
+                [(reading, p, None if p is None else parts.falls(*cover_of(p))[0].lines) for reading, p in self.variants_of(s) if p != s.positions]
+            )
+        return tuple([(reading, p, None if cover is None else parts.falls(cover, at)[0].lines) for reading, p, cover, at in s.otherwise])
 
     def variant_conditions(self, s: PositionedStar) -> tuple[tuple[str, tuple[ConditionResult, ...]], ...]:
         """A star's conditions judged where each variant reading places it otherwise (喜神 by its
@@ -393,7 +403,7 @@ class ChartStars(NamedTuple):
         readings = readings_of(s.star.conditions)
         if readings is None:
             return ()
-        parts, kin = chart_parts(self.chart.cast), kin_of(self.chart)
+        parts, kin = self.parts or chart_parts(self.chart.cast), kin_of(self.chart)
         out = []
         for reading, positions in self.variants_of(s):
             if positions is not None and positions != s.positions:
@@ -441,18 +451,18 @@ def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None
     focus = focus_lines(cast.hexagram.shi, (use.positions or use.hidden_positions) if use is not None else ())
     groups = []
     for source, key in (("month", month), ("day", day), ("year", year), ("month_hour", (month, hour)), ("year_month", (year, month))):
-        for cover, at, members in star_groups(t, source, key):
+        for cover, at, members, varied in star_groups(t, source, key):
             off_use, on_use = parts.falls(cover, at)
             day_match = day in cover.ganzhi
             if off_use.hits or day_match:
                 groups.append((off_use if focus.isdisjoint(off_use.lines) else on_use, day_match, members))
-            else:  # on no line by the reading taken: those another reading puts on one are listed all the same
-                elsewhere = tuple([m for m in members if any(parts.falls(c, c_slot)[0].hits for c, c_slot in m.variant_covers)])
+            elif varied:  # on no line by the reading taken: those another reading puts on one are listed all the same
+                elsewhere = tuple([m for m in varied if any(parts.falls(c, c_slot)[0].hits for c, c_slot in m.variant_covers)])
                 if elsewhere:
                     groups.append((off_use, False, elsewhere))
     for line, members in _on_hexagram_lines(t).get(cast.hexagram.king_wen, ()):  # 乾之上九降参: on one line of this 本卦
         groups.append((star_hits((Hit(line, "本爻", line in cast.moving),), focus), False, members))
-    return ChartStars(tuple(groups), chart, t)
+    return ChartStars(tuple(groups), chart, t, parts)
 
 
 def place_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> tuple[Placement, ...]:
