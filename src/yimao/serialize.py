@@ -843,14 +843,6 @@ class _Placed:
         self.dormant = {**head, "text": None if q is None else {"passage": q.passage, "original": None}, "conditions": [], "variants": variants}
 
 
-# A star's variants placing it otherwise, by their readings, positions and lines on a chart
-# (`ChartStars.variant_falls`): a few thousand, the same lists in every entry that has them.
-_VARIANTS = _Memo(
-    lambda falls: [
-        {"reading": r, "positions": None if p is None else list(p), "lines": None if lines is None else list(lines), "conditions": []}
-        for r, p, lines in falls
-    ]
-)
 _WHERE = ("lines", "hits", "moving", "active", "day_match", "on_use")  # `_where_fields`, in the entry's order
 _PLACED = _Memo(_Placed)  # by PositionedStar: one per star and pillars' basis value, bounded as those are
 
@@ -868,7 +860,10 @@ def stars_to_list(stars: Any) -> list[dict[str, Any]]:
             entry = (placed.acting if acting else placed.dormant).copy()
             entry.update(fields)
             if placed.variants or placed.dated:
-                entry["variants"] = _VARIANTS[stars.variant_falls(star)]
+                entry["variants"] = [
+                    {"reading": r, "positions": None if p is None else list(p), "lines": None if lines is None else list(lines), "conditions": []}
+                    for r, p, lines in stars.variant_falls(star)
+                ]
             held = judged.get(star.index)
             if held:
                 entry["conditions"] = conditions_to_list(held)
