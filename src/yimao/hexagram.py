@@ -456,7 +456,7 @@ class Cast(_CastFields):
         if bad:
             raise NotationError(f"moving lines must be 1-6 (bottom = 1), got {bad}", bad, ("1", "2", "3", "4", "5", "6"))
         # one of the 64 shared sets (`_MOVING_SETS`): a batch keeps thousands of casts
-        return tuple.__new__(cls, (hexagram, _SHARED_MOVING.get(frozenset(moving), moving)))
+        return tuple.__new__(cls, (hexagram, _SHARED_MOVING[frozenset(moving)]))
 
     @property
     def changed(self) -> Hexagram | None:

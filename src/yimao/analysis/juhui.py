@@ -107,15 +107,18 @@ def juhui(chart: Chart, use: Use | None = None, ctx: RuleContext | None = None) 
     return tuple(out)
 
 
-# (source, position): the 24 pairs a line can bring, made once and shared by every cast's entries
+# (source, position): the 24 pairs a line can bring, made once and shared by every cast's entries;
+# and the sets of moving branches met, each kept once (a few hundred for the 4096 casts).
 _SOURCED = {(s, p): (s, p) for s in Source for p in range(1, 7)}
+_MOVING_BRANCHES: dict[frozenset[Branch], frozenset[Branch]] = {}
 
 
 @lru_cache(maxsize=4096)  # the 4096 casts
 def line_entries(cast: Cast) -> tuple[tuple[tuple[tuple[Source, int], ...], ...], frozenset[Branch]]:
-    """What the lines bring to the 局, by branch (`Branch.index`), in chart order: each line (static or moving),
-    the 变爻 of a moving one, and the 伏神 it lifts (「发动飞爻而相挈」), with their positions; and
-    the branches that move, which alone make a 局 (会): the moving lines, 变爻 and lifted 伏神."""
+    """What the lines bring to the 局, by branch (`Branch.index`), in chart order: each line
+    (static or moving), the 变爻 of a moving one, and the 伏神 it lifts (「发动飞爻而相挈」), with
+    their positions; and the branches that move, which alone make a 局 (会): the moving lines, 变爻
+    and lifted 伏神."""
     h, moving = cast
     changed = cast.changed
     under = {hl.position: hl for hl in h.hidden}
@@ -138,10 +141,6 @@ def line_entries(cast: Cast) -> tuple[tuple[tuple[tuple[Source, int], ...], ...]
             active.add(b)
     astir = frozenset(active)
     return tuple([tuple(out.get(b, ())) for b in BRANCHES]), _MOVING_BRANCHES.setdefault(astir, astir)
-
-
-# The sets of moving branches met, each kept once: a few hundred, shared by the 4096 casts' entries.
-_MOVING_BRANCHES: dict[frozenset[Branch], frozenset[Branch]] = {}
 
 
 def _worth_a_finding(n_present: int, n_active: int, hung: bool) -> bool:

@@ -53,9 +53,6 @@ class PositionedStar:
         self.star = star
         self.positions = positions
         self.variants = variants  # each variant's reading, and its positions (None when the chart lacks its basis)
-        # what each variant placing the star otherwise covers (not one of some 节气 days only,
-        # which a chart's day decides: `dated`), so that a chart where only a variant puts the
-        # star on a line still lists it
         # the variants placing it otherwise, with what their positions cover and its `slot`
         # (None when the chart lacks their basis): a chart looks up where they fall by slot
         self.otherwise = tuple([(reading, p, *(cover_of(p) if p is not None else (None, -1))) for reading, p in variants if p != positions])
@@ -441,9 +438,10 @@ def _conditioned(members: tuple[PositionedStar, ...]) -> tuple[tuple[int, tuple[
 
 def find_stars(chart: Chart, *, use: Use | None = None, topic: str | None = None) -> ChartStars:
     """The stars of the catalogue that stand on the chart: those falling on a line (本爻, 变爻 or
-    伏神) and 干支 stars on their day, and those that only a variant reading puts on a line (a
-    disagreement shown: the entry falls nowhere, its variant there). Stars the book names without a rule have no place. With
-    `topic`, only stars of that kind of question, or with no stated kind, are kept."""
+    伏神), 干支 stars on their day, and those that only a variant reading puts on a line (a
+    disagreement shown: on no line by the reading taken, on its own by the variant's). Stars the
+    book names without a rule have no place. With `topic`, only stars of that kind of question,
+    or with no stated kind, are kept."""
     t = topic_filter(topic)
     cast, pillars = chart.cast, chart.pillars
     month, day, year, hour = basis_values(pillars.month_branch, pillars.day, pillars.year, pillars.hour)
