@@ -311,3 +311,11 @@ def test_a_variant_says_the_lines_it_places_the_star_on():
                 assert v["lines"] == sorted(set().union(*(carried.get(p, set()) for p in v["positions"]))), (s["label"], v)
                 seen += 1
     assert seen >= 3
+
+
+def test_the_screen_says_where_another_reading_puts_a_star_the_reading_taken_does_not():
+    """On the screen, a star listed by a variant alone says where that reading puts it: 血刃 in 卯月
+    on 离 with line 5 (未) moving, 「血忌之星同血刃」 putting it on that moving line."""
+    code, out = invoke("cast", "--hex", "离", "--moving", "5", "--month", "卯", "--day", "甲子", "--explain")
+    assert code == 0, out
+    assert "血刃(异读5动)" in out.replace("\n", "").replace("│", "").replace(" ", "")

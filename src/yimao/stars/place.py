@@ -96,6 +96,8 @@ class Placement(NamedTuple):
     # each variant reading that places the star elsewhere on this chart, with the star's conditions
     # judged where that reading puts it: (the variant's reading, its judged conditions)
     variant_conditions: tuple[tuple[str, tuple[ConditionResult, ...]], ...] = ()
+    # where the variant readings put a star that the reading taken puts on no line (in line order)
+    elsewhere: tuple[Hit, ...] = ()
 
     @property
     def active(self) -> bool:
@@ -105,9 +107,14 @@ class Placement(NamedTuple):
     def where_text(self) -> str:
         if self.day_match:
             return "值日"
-        if not self.hits:  # on the chart by another reading alone: where that reading puts it
-            return "异读" + " ".join(dict.fromkeys(pos for _, p in self.variants if p and p != self.positions for pos in p))
-        return " ".join(f"{h.position}{'' if h.part == '本爻' else h.part[0]}{'动' if h.moving else ''}" for h in self.hits)
+        if not self.hits and self.elsewhere:  # on the chart by another reading alone: where that puts it
+            return "异读" + _hits_text(self.elsewhere)
+        return _hits_text(self.hits)
+
+
+def _hits_text(hits: tuple[Hit, ...]) -> str:
+    """Hits as a reader writes them: 2 3变动 5伏 (the line, the part when not its 本爻, 动)."""
+    return " ".join(f"{h.position}{'' if h.part == '本爻' else h.part[0]}{'动' if h.moving else ''}" for h in hits)
 
 
 # --- what a chart offers: its parts -----------------------------------------------------------
@@ -425,8 +432,15 @@ class ChartStars(NamedTuple):
                     self.variants_of(s),
                     conditions.get(s.index, ()),
                     self.variant_conditions(s) if s.variants and s.star.conditions else (),
+                    () if w.hits or day_match else self._elsewhere(s),
                 )
         return tuple(filter(None, slots))
+
+    def _elsewhere(self, s: PositionedStar) -> tuple[Hit, ...]:
+        """Where the variant readings put a star (those a chart can place: `variant_covers`)."""
+        parts = self.parts or chart_parts(self.chart.cast)
+        found = {h for c, at in s.variant_covers for h in parts.falls(c, at)[0].hits}
+        return tuple(sorted(found, key=LINE_ORDER.__getitem__))
 
 
 @cache  # by a group's stars (the tuples `star_groups` keeps)
