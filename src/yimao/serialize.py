@@ -320,7 +320,7 @@ def line_to_dict(cl: ChartLine, stars: Iterable[str] = ()) -> dict[str, Any]:
     if changed is not None:
         out["changed"] = _CHANGED[changed]
     # built here: the combinations of the three are many (13,000 in 100,000 charts), and kept
-    # they held some 5 MB of a long batch for 1 % of a document's time
+    # by them they held some 7 MB of a long batch and saved nothing measurable
     (month_entry, month_tags), (day_entry, day_tags), (change_entry, change_tags) = _MONTH[month], _DAY[day], _CHANGE[change]
     out["relations"] = {"month": month_entry, "day": day_entry, "change": change_entry}
     out["tags"] = [*month_tags, *day_tags, *change_tags]
@@ -810,9 +810,9 @@ def _catalogue_version() -> str:
 class _Placed:
     """A star's entry as its positions fix it (a `PositionedStar`, built once per star and
     pillars' basis value), acting and dormant: the fields of where it falls left None, its
-    sentence with the original when it acts (the passage alone when not), no condition held, and
-    the variants that place it elsewhere. A chart's entry is a copy with its own fields set in:
-    copying a dict of fixed keys costs less than building one."""
+    sentence with the original when it acts (the passage alone when not), no condition held and
+    no variant (those placing it elsewhere are the chart's: they say its lines). A chart's entry
+    is a copy with its own fields set in: copying a dict of fixed keys costs less than building one."""
 
     __slots__ = ("acting", "dormant", "dated", "judged_apart", "variants")
 
@@ -826,15 +826,10 @@ class _Placed:
         # its conditions read the chart and a variant may place it otherwise: judged there too
         self.judged_apart = bool(star.variants) and readings_of(s.conditions) is not None
         head = {"id": s.id, "label": s.label, "nature": s.nature, "weight": s.weight, "positions": list(star.positions), **dict.fromkeys(_WHERE)}
-        # a variant's lines are the chart's: set in by `stars_to_list`
-        variants = [
-            {"reading": reading, "positions": None if p is None else list(p), "lines": None, "conditions": []}
-            for reading, p in star.variants
-            if p != star.positions
-        ]
-        self.variants = bool(variants)  # placing it otherwise: the lines where each does are the chart's
-        self.acting = {**head, "text": None if q is None else {"passage": q.passage, "original": q.original}, "conditions": [], "variants": variants}
-        self.dormant = {**head, "text": None if q is None else {"passage": q.passage, "original": None}, "conditions": [], "variants": variants}
+        # variants placing it otherwise: their entries are the chart's, which says their lines
+        self.variants = any(p != star.positions for _, p in star.variants)
+        self.acting = {**head, "text": None if q is None else {"passage": q.passage, "original": q.original}, "conditions": [], "variants": []}
+        self.dormant = {**head, "text": None if q is None else {"passage": q.passage, "original": None}, "conditions": [], "variants": []}
 
 
 _WHERE = ("lines", "hits", "moving", "active", "day_match", "on_use")  # `_where_fields`, in the entry's order
