@@ -372,6 +372,26 @@ def test_an_imported_case_keeps_its_number_only_when_the_journal_can_give_it(jou
     assert listed(yimao)[-1]["case"] == (number + 1 if kept else 3)
 
 
+def test_a_journal_whose_last_number_an_earlier_import_took_says_so_and_its_cases_move(journal, yimao, tmp_path):
+    """An earlier yimao kept any imported number, 2**63 - 1 included, after which SQLite has no
+    number to give: a save says so (not "the disk is full"), keeps nothing, and names the way
+    out, which works: exported and imported into a new journal, that case gets the next number."""
+    ok(yimao("cast", *PILLAR_CASES[0], "--save"))
+    with sqlite3.connect(journal) as db:
+        db.execute("UPDATE cases SET id = ?", (2**63 - 1,))
+    code, out, err = yimao("cast", *PILLAR_CASES[1], "--save")
+    said = err.decode()
+    assert (code, out) == (2, b"")
+    assert "last case number (9,223,372,036,854,775,807" in said and "disk" not in said and "journal import" in said
+    assert [e["case"] for e in listed(yimao)] == [2**63 - 1]
+    fresh = str(tmp_path / "new.sqlite3")
+    dump = tmp_path / "cases.jsonl"
+    dump.write_bytes(ok(yimao("journal", "export")))
+    ok(yimao("journal", "import", str(dump), "--journal", fresh))
+    ok(yimao("cast", *PILLAR_CASES[1], "--save", "--journal", fresh))
+    assert [(e["case"], e["question"]) for e in listed(yimao, "--journal", fresh)] == [(1, None), (2, None)]
+
+
 def test_import_never_gives_a_deleted_cases_number(journal, yimao, tmp_path):
     """docs/design.md §8: a number is never given again after a deletion, by a save or an import."""
     for args in PILLAR_CASES:

@@ -25,6 +25,7 @@ _COLUMNS = (
 # far below SQLite's last row number, so that a number taken from a line never leaves the
 # journal without numbers to give (AUTOINCREMENT fails for ever once it has given 2**63 - 1).
 MAX_KEPT_NUMBER = 2**31 - 1
+LAST_NUMBER = 2**63 - 1  # SQLite's last row number
 
 
 class Saved(NamedTuple):
@@ -52,10 +53,18 @@ def _insert(db: sqlite3.Connection, case: Case) -> tuple[int, bool]:
     if row is not None:
         return int(row[0]), False
     edit = case.question_edit
+    number = _kept_number(db, case.id)
+    if number is None and _given(db) >= LAST_NUMBER:
+        raise JournalError(
+            f"the journal has given its last case number ({LAST_NUMBER:,}, SQLite's last, held by case {LAST_NUMBER}): "
+            "nothing saved. Move its cases into a new journal, where that case gets the next number: "
+            "`yimao journal export > cases.jsonl` and `yimao journal import cases.jsonl --journal NEW`",
+            LAST_NUMBER,
+        )
     cursor = db.execute(
         f"INSERT INTO cases ({_COLUMNS}) VALUES ({', '.join('?' * 18)})",
         (
-            _kept_number(db, case.id),
+            number,
             case.hash,
             case.question,
             _json(case.inputs),
@@ -90,10 +99,16 @@ def _kept_number(db: sqlite3.Connection, wanted: int | None) -> int | None:
     for the next number."""
     if wanted is None or not 1 <= wanted <= MAX_KEPT_NUMBER:
         return None
-    given = db.execute(
-        "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'cases'), 0), coalesce((SELECT max(id) FROM cases), 0))"
-    ).fetchone()[0]
-    return wanted if wanted > given else None
+    return wanted if wanted > _given(db) else None
+
+
+def _given(db: sqlite3.Connection) -> int:
+    """The highest number the journal has given (a deleted case's included)."""
+    return int(
+        db.execute(
+            "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'cases'), 0), coalesce((SELECT max(id) FROM cases), 0))"
+        ).fetchone()[0]
+    )
 
 
 def _json(v: Any) -> str:
