@@ -6,7 +6,8 @@ REQUESTS is a file of JSON Lines, each a request object as `yimao batch` reads i
 `use` …). The first WARM requests warm the caches (节 of each year, the stars of each key …), as
 a long batch has warmed them; each of the others is then read once — pillars, chart, every rule,
 every star — and encoded as the JSON line `yimao batch` writes. Prints one JSON object: `wall`
-and `cpu` seconds per request, `n`, and `entry`, the functions that were called.
+and `cpu` seconds per request, `n`, `bytes` (the median length of those lines, newline
+included), and `entry`, the functions that were called.
 
 `benchmarks/run.py` runs this script with the Python of each tree it compares (the current one,
 and a baseline revision installed in a venv of its own), so that each is measured by its own
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -79,11 +81,12 @@ def measure(path: str, warm: int) -> dict[str, Any]:
     for r in reqs[:warm]:
         full(r)
     timed = reqs[warm:]
+    sizes = [0] * len(timed)
     t, c = time.perf_counter(), time.process_time()
-    for r in timed:
-        full(r)
+    for i, r in enumerate(timed):
+        sizes[i] = len(full(r))
     wall, cpu = time.perf_counter() - t, time.process_time() - c
-    return {"wall": wall / len(timed), "cpu": cpu / len(timed), "n": len(timed), "entry": names}
+    return {"wall": wall / len(timed), "cpu": cpu / len(timed), "n": len(timed), "bytes": statistics.median(sizes), "entry": names}
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ figure is the median of the rounds, reported for each tree and as the ratio of t
   every star) and its JSON line as `yimao batch` writes it, over random casts and minutes of
   1950-2050 with random 用神, each request met once after a warm-up on others (as in a long
   batch). It runs in each tree's own Python through `measure.py`, which finds the entry points
-  by name in the tree it runs in;
+  by name in the tree it runs in, which also gives the median size of those lines;
 - batch: `yimao batch` over mixed requests (casts as coins or names, with or without 之; dates
   over 1901-2100 in five zones, or pillars as the book states them; 用神 and topics; 1 line in 20
   malformed or bad), a new process each run, its output discarded; charts per second count the
@@ -159,13 +159,14 @@ def child(cmd: Sequence[str], stdout=subprocess.DEVNULL) -> tuple[float, float, 
     return wall, usage.ru_utime + usage.ru_stime, err
 
 
-def in_process(tree: Tree, requests: str, warm: int) -> tuple[float, float, str]:
-    """Seconds per full reading and its JSON line (wall, CPU), measured by `measure.py` in the tree's Python."""
+def in_process(tree: Tree, requests: str, warm: int) -> tuple[float, float, str, float]:
+    """Seconds per full reading and its JSON line (wall, CPU), measured by `measure.py` in the
+    tree's Python, the functions it called, and the median size of those lines in bytes."""
     done = subprocess.run([tree.python, MEASURE, requests, str(warm)], capture_output=True, cwd=tempfile.gettempdir())
     if done.returncode:
         raise SystemExit(f"{tree.label}: measure.py failed\n{done.stderr.decode()[-1500:]}")
     got = json.loads(done.stdout)
-    return got["wall"], got["cpu"], got["entry"]
+    return got["wall"], got["cpu"], got["entry"], got["bytes"]
 
 
 # A peer for comparison (`--peer-python PY`, a Python with PyPI's `najia` installed: MIT, a 纳甲
@@ -299,9 +300,10 @@ def run(args: argparse.Namespace) -> tuple[list[Tree], list[Row], dict[str, str]
         najia = Row("peer: najia chart + text, in process", True, {"najia": Figure()})
         items = peer_items(reqs[warm - 20 : warm + min(n, 300)])  # 20 to warm it, then up to 300: najia takes ~15 ms each
         for t in rounds(repeat, trees):
-            wall, cpu, entry = in_process(t, requests, warm)
+            wall, cpu, entry, size = in_process(t, requests, warm)
             full.per_tree[t.label].runs.append((wall, cpu))
             notes[f"{t.label} entry"] = entry
+            notes[f"{t.label} size"] = f"{size / 1000:.1f} KB"
             if args.peer_python and t is trees[0]:
                 najia.per_tree["najia"].runs.append(peer(args.peer_python, items))
         rows.append(full)
@@ -401,6 +403,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(table(trees, rows))
     for t in trees:
         print(f"  {t.label}, its batch summary: {notes[f'{t.label} summary']}")
+    sizes = ", ".join(f"{notes[f'{t.label} size']} ({t.label})" for t in trees)
+    print(f"  the compact JSON line of a reading, median over the in-process requests: {sizes}")
     by_name = {r.name: r for r in rows}
     najia = by_name.get("peer: najia chart + text, in process")
     if najia:

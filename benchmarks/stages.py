@@ -8,7 +8,8 @@ every run, whatever else the machine does (wall clocks on a shared machine are n
 
 Stages: batch (whole lines: parse, read, encode), read (the reading: cast, pillars, chart, 用神,
 rules, stars), cast, pillars, chart, analysis (the rules of volume 6), stars (placing them),
-document (the encoded line, from a reading), dict (the dict path of `cast --json`).
+document (the encoded line, from a reading), dict (the dict path of `cast --json`), write
+(orjson writing a reading's document, its dicts built beforehand: what no shape of dicts saves).
 """
 
 import gc
@@ -70,5 +71,8 @@ else:
 
         readings = [read(r) for r in fresh]
         over(readings, document_json if stage == "document" else lambda x: dumps(document(x)))
+    elif stage == "write":
+        docs = [document(read(r)) for r in fresh]
+        over(docs, lambda d: dumps(d, compact=True))
     else:
         raise SystemExit(f"unknown stage {stage!r}; see the docstring")
