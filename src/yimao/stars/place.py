@@ -411,7 +411,7 @@ class ChartStars(NamedTuple):
         out = []
         for reading, positions in self.variants_of(s):
             if positions is not None and positions != s.positions:
-                out.append((reading, judged(s.star.conditions, readings, kin, parts.carrying(covered(positions)), self.topic, self.day_stem)))
+                out.append((reading, judged(s.star.conditions, readings, kin, parts.falls(*cover_of(positions))[0].hits, self.topic, self.day_stem)))
         return tuple(out)
 
     @property
