@@ -11,7 +11,9 @@ figure is the median of the rounds, reported for each tree and as the ratio of t
   every star) and its JSON line as `yimao batch` writes it, over random casts and minutes of
   1950-2050 with random 用神, each request met once after a warm-up on others (as in a long
   batch). It runs in each tree's own Python through `measure.py`, which finds the entry points
-  by name in the tree it runs in, which also gives the median size of those lines;
+  by name in the tree it runs in, which also gives the median size of those lines; and, apart,
+  the reading alone and orjson writing its document (built beforehand), the two parts of a line
+  that no shape of the document's dicts makes cheaper;
 - batch: `yimao batch` over mixed requests (casts as coins or names, with or without 之; dates
   over 1901-2100 in five zones, or pillars as the book states them; 用神 and topics; 1 line in 20
   malformed or bad), a new process each run, its output discarded; charts per second count the
@@ -59,6 +61,7 @@ HEXAGRAM_NAMES = (
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 CYCLE = [("甲乙丙丁戊己庚辛壬癸"[i % 10] + BRANCHES[i % 12]) for i in range(60)]
 CAST = ["cast", "--hex", "离之乾", "--date", "2026-12-02T10:00+08:00"]
+STAGES = {"reading": "the reading alone", "writing": "orjson writing its document, built before"}
 
 
 def workload(n: int, seed: int = SEED) -> list[dict[str, str]]:
@@ -159,10 +162,11 @@ def child(cmd: Sequence[str], stdout=subprocess.DEVNULL) -> tuple[float, float, 
     return wall, usage.ru_utime + usage.ru_stime, err
 
 
-def in_process(tree: Tree, requests: str, warm: int) -> tuple[float, float, str, float]:
-    """Seconds per full reading and its JSON line (wall, CPU), measured by `measure.py` in the
-    tree's Python, the functions it called, and the median size of those lines in bytes."""
-    done = subprocess.run([tree.python, MEASURE, requests, str(warm)], capture_output=True, cwd=tempfile.gettempdir())
+def in_process(tree: Tree, requests: str, warm: int, stage: str = "line") -> tuple[float, float, str, float]:
+    """Seconds per full reading and its JSON line (wall, CPU), or per the `stage` of it asked
+    (`measure.measure`), measured by `measure.py` in the tree's Python; the functions it called,
+    and the median size of those lines in bytes."""
+    done = subprocess.run([tree.python, MEASURE, requests, str(warm), stage], capture_output=True, cwd=tempfile.gettempdir())
     if done.returncode:
         raise SystemExit(f"{tree.label}: measure.py failed\n{done.stderr.decode()[-1500:]}")
     got = json.loads(done.stdout)
@@ -309,6 +313,12 @@ def run(args: argparse.Namespace) -> tuple[list[Tree], list[Row], dict[str, str]
         rows.append(full)
         if args.peer_python:
             rows.append(najia)
+        # the two halves of a line no shape of the document's dicts saves: what they leave for the dicts
+        halves = {stage: Row(f"in process: {name}", True, {t.label: Figure() for t in trees}) for stage, name in STAGES.items()}
+        for t in rounds(repeat, trees):
+            for stage, row in halves.items():
+                row.per_tree[t.label].runs.append(in_process(t, requests, warm, stage)[:2])
+        rows += halves.values()
 
         print(f"batch: {repeat} rounds of {lines:,} mixed lines …", file=sys.stderr)
         charts = {}

@@ -7,7 +7,9 @@ valgrind callgrind with 1 and with 0 and prints the difference per item: the sam
 every run, whatever else the machine does (wall clocks on a shared machine are not).
 
 Stages: batch (whole lines: parse, read, encode), read (the reading: cast, pillars, chart, 用神,
-rules, stars), cast, pillars, chart, analysis (the rules of volume 6), stars (placing them),
+rules, stars), cast, pillars, chart, analysis (the rules of volume 6), stars (finding those on the
+chart, as a reading does), placements (the stars one by one with their conditions and variants
+judged, as the screen shows them),
 document (the encoded line, from a reading), dict (the dict path of `cast --json`), write
 (orjson writing a reading's document, its dicts built beforehand: what no shape of dicts saves).
 """
@@ -55,7 +57,7 @@ else:
     pillars = [resolve_pillars(r.date, r.tz, r.day_start, r.year, r.month, r.day, r.hour) for r in fresh]
     if stage == "chart":
         over(list(zip(casts, pillars)), lambda cp: build_chart(*cp))
-    elif stage in ("analysis", "stars"):
+    elif stage in ("analysis", "stars", "placements"):
         charts = [build_chart(c, p) for c, p in zip(casts, pillars)]
         pairs = [(c, resolve_use(c, r.use) if r.use else None) for c, r in zip(charts, fresh)]
         if stage == "analysis":
@@ -63,9 +65,10 @@ else:
 
             over(pairs, lambda cu: analyse(*cu))
         else:
-            from yimao.stars.place import place_stars
+            from yimao.stars.place import find_stars, place_stars
 
-            over(pairs, lambda cu: place_stars(cu[0], use=cu[1]))
+            place = find_stars if stage == "stars" else place_stars
+            over(pairs, lambda cu: place(cu[0], use=cu[1]))
     elif stage in ("document", "dict"):
         from yimao.pipeline import document_json
 
