@@ -784,7 +784,7 @@ def _orjson() -> Any:
 def dumps(doc: Mapping[str, Any], *, compact: bool = False) -> bytes:
     """UTF-8 JSON bytes with a final newline (indent 2, or one line when compact).
 
-    orjson writes UTF-8 directly (no ASCII escapes) and is about seven times faster than the
+    orjson writes UTF-8 directly (no ASCII escapes) and is some six times faster than the
     standard library on a chart document, which is what lets `yimao batch` stream charts fast.
     """
     orjson = _orjson()
