@@ -75,8 +75,42 @@ def test_no_moving_line_names_more_than_twelve_stars():
                 elif block:
                     break
             for entry in re.split(r"爻\d\s", " ".join(block))[1:]:
-                names = [w for w in entry.split() if w not in natures and not re.fullmatch(r"(余|未详|轻)\d+", w)]
+                names = [w for w in entry.split() if w not in natures and not re.fullmatch(r"(余|未详|轻|异读)\d+", w)]
                 assert len(names) <= MOST_NAMES, (req, width, entry)
+
+
+def moving_line_counts(out: str) -> dict[int, dict[str, int]]:
+    """The counts after each moving line's stars on a default screen: {line: {"余": 3, …}}."""
+    block = " ".join(line for line in out.splitlines() if line.startswith("神煞 ") or line.startswith("     "))
+    return {
+        int(pos): {k: int(n) for k, n in re.findall(r"(余|未详|轻|异读)(\d+)", rest)}
+        for pos, rest in re.findall(r"爻(\d)\s+(.*?)(?=爻\d\s|$)", block)
+    }
+
+
+def test_a_star_that_a_variant_alone_puts_on_a_moving_line_is_counted_there():
+    """离之乾 (lines 2 and 5 move) in 卯月: 血刃 has no place in an even month by 「正三五七九鼠月」,
+    but reading 「血忌之星同血刃」 puts it with 血忌 on 午, line 5's 变爻. The first screen counts it
+    on line 5 (异读1), --explain names it. Over random casts, each moving line's count is the
+    number of stars the document lists on no line whose variant falls on that line (every part of
+    a moving line moves: its 本爻, its 变爻, its lifted 伏神)."""
+    req = CastRequest("离之乾", month="卯", day="戊寅")
+    assert moving_line_counts(screen(req, 100))[5].get("异读") == 1
+    assert "异读 血刃" in screen(req, 100, explain=True)
+    from yimao.pipeline import document
+
+    seen = 0
+    for req in casts(150, seed=5):
+        doc = document(read(req))
+        moving = [line["position"] for line in doc["hexagram"]["lines"] if line["moving"]]
+        expected = {
+            p: sum(1 for s in doc["stars"] if not s["lines"] and not s["day_match"] and any(p in (v["lines"] or ()) for v in s["variants"]))
+            for p in moving
+        }
+        got = {p: c.get("异读", 0) for p, c in moving_line_counts(screen(req, 250)).items()}
+        assert got == {p: n for p, n in expected.items() if p in got}, (req, got, expected)
+        seen += sum(expected.values())
+    assert seen > 0
 
 
 def test_the_default_screen_is_short():

@@ -37,6 +37,7 @@ from yimao.view import (
     line_cell,
     line_marks,
     member_text,
+    otherwise_on_moving_lines,
     pick_stars,
     rules,
     star_label,
@@ -681,21 +682,24 @@ def stars_by_line(placements: Sequence[Any], tr: Callable[[str], str], width: in
     many names as fit one line and MOST_NAMES at most; counted after them, the heavy ones not
     named (余), those of unknown nature (未详) and the light ones (轻). With `every`, all of them
     by nature."""
-    per = stars_on_moving_lines(placements)
+    per, otherwise = stars_on_moving_lines(placements), otherwise_on_moving_lines(placements)
     out: list[Text] = []
     label = tr("神煞")
     room = width - cells(label) - 1
-    for pos in sorted(per, reverse=True):
+    for pos in sorted(per.keys() | otherwise.keys(), reverse=True):
         head = f"{tr('爻')}{pos} "
+        stars, others = per.get(pos, ()), otherwise.get(pos, ())
         if every:
-            pieces = _all_by_nature(per[pos], tr)
+            pieces = _all_by_nature(stars, tr)
+            if others:  # named, as the stars of the reading taken are
+                pieces += [GROUP_SEP, (tr("异读"), "dim"), *((tr(star_label(s.star)), "dim") for s in others)]
         else:  # as many names as fit the line, MOST_NAMES at most: the others are counted
             for most in range(MOST_NAMES, -1, -1):
-                pieces = _by_weight(per[pos], tr, most)
-                if cells(head) + cells(" ".join(p for p, _ in pieces)) <= room:
+                pieces = _by_weight(stars, tr, most, len(others))
+                if cells(head) + 1 + cells(" ".join(p for p, _ in pieces)) <= room:  # the head, a space, the pieces
                     break
         lead = label if not out else " " * cells(label)  # 神煞 before the first line's, its place kept after
-        lines = _pieces_text([(head, "dim"), *pieces], room, indent=" " * cells(head))
+        lines = _pieces_text([(head, "dim"), *pieces], room, indent=" " * (cells(head) + 1))  # a line after the first under its first star
         out.extend(Text.assemble((lead if i == 0 else " " * cells(lead), "bold"), " ", line) for i, line in enumerate(lines))
     return out
 
@@ -704,8 +708,8 @@ def _all_by_nature(stars: Sequence[Any], tr: Callable[[str], str]) -> list[tuple
     return stars_by_nature([LineStar(star_label(s.star), s.star.nature) for s in stars], tr)
 
 
-def _by_weight(stars: Sequence[Any], tr: Callable[[str], str], most: int = MOST_NAMES) -> list[tuple[str, str]]:
-    pick = pick_stars(stars, most)
+def _by_weight(stars: Sequence[Any], tr: Callable[[str], str], most: int = MOST_NAMES, otherwise: int = 0) -> list[tuple[str, str]]:
+    pick = pick_stars(stars, most, otherwise)
     pieces: list[tuple[str, str]] = [(f"✔{tr(n)}", "bold green") for n in pick.held]
     pieces += stars_by_nature([LineStar(n, nature) for nature, names in pick.named for n in names], tr)
     counted = [(f"{tr(label)}{n}", "dim") for label, n in pick.counts]

@@ -198,7 +198,7 @@ class StarPick(NamedTuple):
 
     held: tuple[str, ...]  # labels of the stars with a condition that holds
     named: tuple[tuple[str, tuple[str, ...]], ...]  # (nature, labels), in the order of NATURES
-    counts: tuple[tuple[str, int], ...]  # (余 | 未详 | 轻, how many), those not zero
+    counts: tuple[tuple[str, int], ...]  # (余 | 未详 | 轻 | 异读, how many), those not zero
 
 
 def stars_on_moving_lines(placements: Sequence[Any]) -> dict[int, list[Any]]:
@@ -210,10 +210,22 @@ def stars_on_moving_lines(placements: Sequence[Any]) -> dict[int, list[Any]]:
     return per
 
 
-def pick_stars(stars: Sequence[Any], most: int = MOST_NAMES) -> StarPick:
+def otherwise_on_moving_lines(placements: Sequence[Any]) -> dict[int, list[Any]]:
+    """The stars that the reading taken puts on no line and a variant reading puts on a moving
+    one (its 本爻, 变爻 or lifted 伏神), by line: acting by that reading, a disagreement shown."""
+    per: dict[int, list[Any]] = {}
+    for s in placements:
+        if not s.hits:
+            for pos in sorted({h.position for h in s.elsewhere if h.moving}):
+                per.setdefault(pos, []).append(s)
+    return per
+
+
+def pick_stars(stars: Sequence[Any], most: int = MOST_NAMES, otherwise: int = 0) -> StarPick:
     """Of a line's stars: those with a condition that holds, then the heavy stars (唯日月之用尊焉,
     6.56) of known nature, 吉, 凶 and 吉凶 taken in turn in the book's order, `most` names in all;
-    counted, the heavy ones not named (余), those of unknown nature (未详) and the light ones (轻)."""
+    counted, the heavy ones not named (余), those of unknown nature (未详), the light ones (轻), and
+    the `otherwise` stars that a variant reading alone puts on the line (异读)."""
     held = [s for s in stars if any(c.holds for c in s.conditions)]
     rest = [s for s in stars if s not in held]
     groups = {n: [s for s in rest if s.star.weight == "heavy" and s.star.nature == n] for n in NAMED_NATURES}
@@ -229,6 +241,7 @@ def pick_stars(stars: Sequence[Any], most: int = MOST_NAMES) -> StarPick:
         ("余", sum(len(g) for g in groups.values()) - len(shown)),
         ("未详", sum(s.star.weight == "heavy" and s.star.nature not in NAMED_NATURES for s in rest)),
         ("轻", sum(s.star.weight != "heavy" for s in rest)),
+        ("异读", otherwise),
     )
     return StarPick(tuple(star_label(s.star) for s in held), tuple((n, names) for n, names in named if names), tuple((k, n) for k, n in counts if n))
 
@@ -475,10 +488,10 @@ def _finding_views(findings: Sequence[Any], tr: Callable[[str], str]) -> list[Fi
 
 
 def _star_views(placements: Sequence[Any], tr: Callable[[str], str]) -> list[StarLineView]:
-    per = stars_on_moving_lines(placements)
+    per, otherwise = stars_on_moving_lines(placements), otherwise_on_moving_lines(placements)
     out = []
-    for pos in sorted(per, reverse=True):
-        pick = pick_stars(per[pos])
+    for pos in sorted(per.keys() | otherwise.keys(), reverse=True):
+        pick = pick_stars(per.get(pos, ()), otherwise=len(otherwise.get(pos, ())))
         out.append(
             StarLineView(
                 pos,
