@@ -392,6 +392,24 @@ def test_a_journal_whose_last_number_an_earlier_import_took_says_so_and_its_case
     assert [(e["case"], e["question"]) for e in listed(yimao, "--journal", fresh)] == [(1, None), (2, None)]
 
 
+def test_list_last_keeps_the_last_cases_the_filters_keep(journal, yimao):
+    """--last N: the N highest numbers among the cases kept, still in order; N from 1."""
+    for args in PILLAR_CASES:
+        ok(yimao("cast", *args, "--save"))
+    ok(yimao("journal", "delete", "2", "--yes"))
+    assert [e["case"] for e in listed(yimao, "--last", "2")] == [1, 3]  # 2 deleted
+    numbers = [e["case"] for e in listed(yimao)]
+    for n in range(1, len(numbers) + 2):
+        assert [e["case"] for e in listed(yimao, "--last", str(n))] == numbers[-n:]
+    spec = listed(yimao)[-1]["spec"]
+    assert [e["case"] for e in listed(yimao, "--hex", spec, "--last", "1")] == [e["case"] for e in listed(yimao, "--hex", spec)][-1:]
+    table = ok(yimao("journal", "list", "--last", "1")).decode()
+    assert "卦例 1" in table and str(numbers[-1]) in table
+    for bad in ("0", "-1", "x"):
+        code, out, err = yimao("journal", "list", "--last", bad)
+        assert (code, out) == (2, b"") and "--last" in err.decode()
+
+
 def test_import_never_gives_a_deleted_cases_number(journal, yimao, tmp_path):
     """docs/design.md §8: a number is never given again after a deletion, by a save or an import."""
     for args in PILLAR_CASES:

@@ -961,6 +961,7 @@ def journal_list(
     ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Only cases with this tag; given again, with every tag given.")] = None,
     search: Annotated[str | None, typer.Option("--search", help="Only cases whose question, notes or outcome contain this text.")] = None,
+    last: Annotated[int | None, typer.Option("--last", metavar="N", min=1, help="Only the last N of those cases (the highest numbers).")] = None,
     journal: JournalOpt = None,
     traditional: TradOpt = False,
     script: ScriptOpt = None,
@@ -973,6 +974,7 @@ def journal_list(
     Example:
       yimao journal list --topic 求财 --since 2026-01-01
       yimao journal list --verdict 无 --tag 张先生
+      yimao journal list --last 20
     """
     with _guard():
         traditional = _script(traditional, script)
@@ -984,7 +986,7 @@ def journal_list(
             search = checked(search, "--search")
         kept = make_filter(topic, hex, since, until, search, verdict, tag or ())
         with opened(journal, create=False) as db:
-            entries = [list_entry(c) for c in cases(db, kept)]
+            entries = [list_entry(c) for c in cases(db, kept, last)]
         if json:
             from yimao.output import to_script
             from yimao.serialize import dumps

@@ -153,12 +153,16 @@ class Filter(NamedTuple):
     tags: tuple[str, ...] = ()  # a case with every one of them
 
 
-def cases(db: sqlite3.Connection | None, f: Filter | None = None) -> Iterator[Case]:
-    """The cases kept by `f` (all by default), by number."""
+def cases(db: sqlite3.Connection | None, f: Filter | None = None, last: int | None = None) -> Iterator[Case]:
+    """The cases kept by `f` (all by default), by number; with `last`, the last so many of them."""
     if db is None:
         return
     where, args = _where(db, f or Filter())
-    rows = db.execute(f"SELECT {_COLUMNS} FROM cases {where} ORDER BY id", args).fetchall()
+    query = f"SELECT {_COLUMNS} FROM cases {where} ORDER BY id"
+    if last is not None:
+        query = f"SELECT * FROM ({query} DESC LIMIT ?) ORDER BY id"
+        args = [*args, last]
+    rows = db.execute(query, args).fetchall()
     for row in rows:
         yield _case(db, row)
 
