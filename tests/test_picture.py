@@ -194,6 +194,36 @@ def test_png_is_the_svg_rasterised_at_one_and_a_half(tmp_path):
     assert _png_size(png.read_bytes()) == (w * 3 // 2, -(-h * 3 // 2))  # a half pixel rounded up
 
 
+def test_png_outlines_bold_text_in_its_own_colour():
+    """The extra ships Noto Sans CJK's regular face alone, which resvg draws for bold text too: the
+    PNG's SVG outlines each bold text in its own colour (what resvg then draws differs), and only
+    bold text; the SVG a browser gets, which has the bold face, is not outlined."""
+    resvg_py = pytest.importorskip("resvg_py")
+    noto = pytest.importorskip("noto_cjk_sans_otc")
+    from yimao.picture.svg import BOLD_STROKE, draw_svg
+    from yimao.view import chart_view
+
+    view = chart_view(read(CastRequest("离之乾", month="卯", day="戊寅")))
+    classes = {f"t-{t.value}": t for t in Tone}
+    stroked = ET.fromstring(draw_svg(view, stroked_bold=True))
+    texts = list(stroked.iter("{http://www.w3.org/2000/svg}text"))
+    bold = [t for t in texts if t.get("font-weight") == "bold"]
+    assert len(bold) >= 5
+    for t in texts:
+        if t in bold:
+            assert t.get("stroke") == LIGHT[classes[t.get("class")]] and float(t.get("stroke-width")) == pytest.approx(
+                float(t.get("font-size")) * BOLD_STROKE, abs=0.01
+            )
+        else:
+            assert t.get("stroke") is None
+    assert "stroke-linejoin" not in draw_svg(view)
+
+    def png(svg: str) -> bytes:
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg, font_files=[str(noto.FONT_PATH)], skip_system_fonts=True))
+
+    assert png(draw_svg(view, stroked_bold=True)) != png(draw_svg(view))
+
+
 def test_png_goes_to_stdout_with_a_dash(capfdbinary):
     assert yimao("cast", "--hex", "乾", "--month", "3", "--day", "甲子", "--png", "-") == 0
     out, err = capfdbinary.readouterr()

@@ -36,7 +36,7 @@ def draw_png(view: ChartView) -> bytes:
 
     font = str(noto_cjk_sans_otc.FONT_PATH)
     family = "Noto Sans CJK SC" if view.script == "s" else "Noto Sans CJK TC"
-    svg = draw_svg(view)
+    svg = draw_svg(view, stroked_bold=True)  # the extra ships the regular face alone
     return bytes(
         resvg_py.svg_to_bytes(svg_string=svg, font_files=[font], skip_system_fonts=True, font_family=family, sans_serif_family=family, zoom=ZOOM)
     )

@@ -49,6 +49,9 @@ def measure(text: str, size: float) -> float:
     return w
 
 
+BOLD_STROKE = 0.04  # of the font size: the outline that makes the regular face read as bold
+
+
 class Piece(NamedTuple):
     text: str
     tone: Tone = Tone.PLAIN
@@ -57,10 +60,13 @@ class Piece(NamedTuple):
 
 
 class Canvas:
-    """The elements of the picture as they are placed, and the height used so far."""
+    """The elements of the picture as they are placed, and the height used so far. With
+    `stroked_bold`, bold text is also outlined in its own colour: a renderer given the regular
+    face alone (the PNG's) draws it heavier all the same."""
 
-    def __init__(self, script: str) -> None:
+    def __init__(self, script: str, stroked_bold: bool = False) -> None:
         self.script = script
+        self.stroked_bold = stroked_bold
         self.parts: list[str] = []
         self.y = 0.0
 
@@ -71,6 +77,8 @@ class Canvas:
         attrs = f' x="{x:.1f}" y="{y:.1f}" class="t-{p.tone.value}" font-size="{p.size}"'
         if p.bold:
             attrs += ' font-weight="bold"'
+            if self.stroked_bold:  # the light palette's colour, as the PNG is drawn in it
+                attrs += f' stroke="{LIGHT[p.tone]}" stroke-width="{p.size * BOLD_STROKE:.2f}" stroke-linejoin="round"'
         if anchor != "start":
             attrs += f' text-anchor="{anchor}"'
         self.parts.append(f"<text{attrs}>{escape(p.text, quote=False)}</text>")
@@ -130,9 +138,9 @@ class Canvas:
         self.flow([Piece(text, Tone.STRONG, SIZE, True)], MARGIN, WIDTH - MARGIN)
 
 
-def draw_svg(view: ChartView) -> str:
-    """The picture of a chart: a whole SVG document."""
-    c = Canvas(view.script)
+def draw_svg(view: ChartView, *, stroked_bold: bool = False) -> str:
+    """The picture of a chart: a whole SVG document (`stroked_bold`: see `Canvas`)."""
+    c = Canvas(view.script, stroked_bold)
     _header(c, view)
     _chart(c, view)
     _findings(c, view)
