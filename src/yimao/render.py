@@ -680,8 +680,8 @@ def stars_by_line(placements: Sequence[Any], tr: Callable[[str], str], width: in
     under the chart. By default: those with a condition that holds (✔), then the heavy stars
     (唯日月之用尊焉, 6.56) of known nature, 吉, 凶 and 吉凶 taken in turn in the book's order, as
     many names as fit one line and MOST_NAMES at most; counted after them, the heavy ones not
-    named (余), those of unknown nature (未详) and the light ones (轻). With `every`, all of them
-    by nature."""
+    named (余), those of unknown nature (未详), the light ones (轻) and those a variant reading
+    alone puts on the line (异读). With `every`, all of them by nature, and those of 异读 named."""
     per, otherwise = stars_on_moving_lines(placements), otherwise_on_moving_lines(placements)
     out: list[Text] = []
     label = tr("神煞")
