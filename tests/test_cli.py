@@ -499,6 +499,16 @@ def test_an_unusable_width_falls_back_and_a_huge_one_is_capped():
     assert _table_run(args, COLUMNS="abc") == _table_run(args)
 
 
+@pytest.mark.parametrize("args", [("cast", "--hex", "乾", "--month", "3", "--day", "甲子", "--width", "x"), ("journal", "list", "--last", "2.5")])
+def test_a_number_option_given_no_whole_number_says_so(args):
+    """click says "'x' is not a valid int range" for an option of a bounded whole number: yimao
+    says what the value must be, names the option, and exits 2 with nothing on stdout."""
+    done = run(*args)
+    said = done.stderr.decode()
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert f"'{args[-1]}' is not a whole number" in said and args[-2] in said and "int range" not in said
+
+
 def test_the_width_rules():
     from yimao.render import make_console
 

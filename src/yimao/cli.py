@@ -1416,4 +1416,5 @@ def _usage_error(e, errors, args: Sequence[str]) -> CommandLineError:
         return _no_such_option(e, command, where, see)
     message = e.format_message().rstrip(".")
     message = message[:1].lower() + message[1:]  # click's "Missing argument …" as yimao's messages are written
+    message = message.replace("is not a valid int range", "is not a whole number")  # click's words for an IntRange's type
     return CommandLineError(f"{where}{message}; see '{see}'", None)
