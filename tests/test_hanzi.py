@@ -197,3 +197,41 @@ def test_one_form_of_ke_and_the_particle_le():
     r = run("cast", "--hex", "困之兑", "--month", "酉", "--day", "庚申", "--use", "财", "--explain", "-t")
     out = r.stdout.decode()
     assert r.returncode == 0 and "克" in out and "剋" not in out and "瞭" not in out
+
+
+def _each_converted(value, script: str):
+    """The document with each string converted by a call of its own: what `in_script`, which
+    converts each string once per run and many in one call, must give."""
+    if isinstance(value, str):
+        return convert(value, script)
+    if isinstance(value, dict):
+        return {k: _each_converted(v, script) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_each_converted(v, script) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("most", [1 << 16, 7])
+def test_a_document_in_traditional_is_each_value_converted_and_the_document_kept(monkeypatch, most):
+    """`output.in_script` over documents that share parts, in two scripts, with the cache of
+    conversions as large as it is and so small it is forgotten at every document: each value is
+    what converting it alone gives (a value with a line break too), the keys are as they were,
+    and the documents given are not changed (their parts are other documents' too)."""
+    from yimao import output
+    from yimao.pipeline import CastRequest, document, read
+
+    monkeypatch.setattr(output, "MOST_CONVERTED", most)
+    monkeypatch.setattr(output, "_CONVERTED", {})
+    docs = [document(read(CastRequest(h, date=DATE, use=u))) for h, u in (("离之乾", "官"), ("大畜之离", "父"), ("离之乾", None))]
+    docs.append({"question": "问婚姻\n后事如何", "notes": [{"text": "应在丑年\n记之"}], "tuple": ("离为火", 3), "n": None})
+    before = json.dumps(docs, ensure_ascii=False)
+    for _ in range(2):  # the second time, from what the first kept
+        for script in ("t", "hk"):
+            for doc in docs:
+                got = output.in_script(doc, script)
+                assert got == _each_converted(doc, script)
+                assert keys(json.loads(json.dumps(got))) == keys(json.loads(json.dumps(doc)))  # a tuple is an array as a list is
+                own = {v for v in values(doc) if not v.isascii()}
+                assert len(output._CONVERTED[script]) <= max(most, len(own))  # bounded: a document's own at most
+    assert json.dumps(docs, ensure_ascii=False) == before
+    assert output.in_script(docs[0], "s") is docs[0]

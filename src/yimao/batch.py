@@ -26,8 +26,8 @@ from typing import IO, Any, BinaryIO, NamedTuple
 import orjson
 
 from yimao.errors import NotationError, YimaoError, brief
-from yimao.output import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, best_effort_stderr, err, exit_code, stdout, to_script
-from yimao.pipeline import CastRequest, document_json, json_type, read
+from yimao.output import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, best_effort_stderr, err, exit_code, in_script, stdout
+from yimao.pipeline import CastRequest, document, document_json, json_type, read
 from yimao.serialize import dumps
 
 MAX_LINE_BYTES = 1 << 20  # a request is tiny; a megabyte is hostile
@@ -115,8 +115,8 @@ def answer(n: int, raw: bytes, script: bool | str = False) -> bytes | dict[str, 
         if "traditional" in obj:  # this line's script: true, false, "t", "tw", "hk" or "s"
             obj = dict(obj)
             script = _line_script(obj.pop("traditional"))
-        data = document_json(read(CastRequest.from_mapping(obj)))
-        return to_script(data, script) if script else data
+        result = read(CastRequest.from_mapping(obj))
+        return dumps(in_script(document(result), script), compact=True) if script else document_json(result)
     except YimaoError as e:
         return error_object(n, str(e), e.value)
     except RecursionError:

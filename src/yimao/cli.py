@@ -988,10 +988,10 @@ def journal_list(
         with opened(journal, create=False) as db:
             entries = [list_entry(c) for c in cases(db, kept, last)]
         if json:
-            from yimao.output import to_script
+            from yimao.output import in_script
             from yimao.serialize import dumps
 
-            _stdout().write(b"".join(to_script(dumps(e, compact=True), traditional) for e in entries))
+            _stdout().write(b"".join(dumps(in_script(e, traditional), compact=True) for e in entries))
             sys.stdout.flush()
             return
         from yimao.render import make_console, render_journal_list

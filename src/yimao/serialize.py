@@ -13,8 +13,8 @@ once, in the catalogue's document (`catalogue_document`), which a chart names by
 
 Documents are read-only: the parts that many charts share (a hexagram's head, a relation, a
 jie, a star's fields for its positions) are built once and the same objects reappear in every
-document that contains them. Traditional characters are a conversion of the written text
-(`output.to_script`).
+document that contains them. Traditional characters are a converted copy of a document
+(`output.in_script`).
 """
 
 from __future__ import annotations
