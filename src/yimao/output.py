@@ -306,7 +306,7 @@ def _converted(value: Any, known: dict[str, str], new: list[tuple[Any, Any, str]
     else:
         return value
     for k, v in items:
-        if type(v) is str:
+        if type(v) is str:  # a document holds plain str (serialize writes enums by value)
             found = known.get(v)
             if found is None:
                 found = v
