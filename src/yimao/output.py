@@ -268,7 +268,7 @@ def in_script(doc: Any, traditional: bool | str) -> Any:
         return doc
     known = _CONVERTED.setdefault(script, {})
     new: list[tuple[Any, Any, str]] = []  # (container, key, string) of each string not met before
-    out = _converted({"": doc}, known, new)
+    out = _converted({"": doc}, known, new)  # held in a dict, so that a document that is a string or a list is walked alike
     if new:
         texts = list(dict.fromkeys(t for _, _, t in new))
         if len(known) + len(texts) > MOST_CONVERTED:
